@@ -1,0 +1,13 @@
+# SPDX-FileCopyrightText: 2026 Elk Studio contributors
+# SPDX-License-Identifier: GPL-3.0-or-later
+# elk_warnings: an INTERFACE target every Elk target links privately, so flags stay per target.
+add_library(elk_warnings INTERFACE)
+target_compile_options(elk_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor)
+if(ELK_SANITIZE)
+    list(JOIN ELK_SANITIZE "," _elk_sanitizers)
+    target_compile_options(elk_warnings INTERFACE -fsanitize=${_elk_sanitizers} -fno-omit-frame-pointer)
+    target_link_options(elk_warnings INTERFACE -fsanitize=${_elk_sanitizers})
+endif()
+# Strict Qt defines for Qt targets only (the engine never sees Qt).
+add_library(elk_qt_strict INTERFACE)
+target_compile_definitions(elk_qt_strict INTERFACE QT_NO_CAST_FROM_ASCII QT_NO_FOREACH QT_USE_QSTRINGBUILDER)
