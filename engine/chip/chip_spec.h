@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace elk::chip {
@@ -27,7 +29,7 @@ enum class ControllerPlacement {
 struct RooflineTileCost {
     double peakFlopPerCycleFp32 = 0;
     double peakFlopPerCycleFp16 = 0; ///< also used for bf16
-    double peakFlopPerCycleFp8 = 0;  ///< also used for int8
+    double peakFlopPerCycleFp8 = 0;  ///< also used for int8; 0 = no fp8 units (fp8 ops run at the fp16 peak)
     double sramBytesPerCycle = 0;
     std::int64_t opOverheadCycles = 0; ///< fixed launch cost per operator tile
     bool operator==(const RooflineTileCost&) const = default;
@@ -110,5 +112,18 @@ struct FieldError {
 const char* toString(TileCostModelKind kind);  ///< "ipu-mk2" | "roofline" | "fitted"
 const char* toString(Topology topology);       ///< "all-to-all" | "mesh2d"
 const char* toString(ControllerPlacement placement); ///< "spread" | "west-edge" | "west-east-edges" | "all-edges" | "explicit"
+
+// Inverses of toString(); nothing for an unknown name.
+std::optional<TileCostModelKind> tileCostModelKindFromString(std::string_view text);
+std::optional<Topology> topologyFromString(std::string_view text);
+std::optional<ControllerPlacement> controllerPlacementFromString(std::string_view text);
+
+// Every enumerator, in declaration order (for pickers and "allowed values" messages).
+inline constexpr TileCostModelKind kAllTileCostModelKinds[] = {TileCostModelKind::IpuMk2, TileCostModelKind::Roofline,
+                                                               TileCostModelKind::Fitted};
+inline constexpr Topology kAllTopologies[] = {Topology::AllToAll, Topology::Mesh2d};
+inline constexpr ControllerPlacement kAllControllerPlacements[] = {
+    ControllerPlacement::Spread, ControllerPlacement::WestEdge, ControllerPlacement::WestEastEdges,
+    ControllerPlacement::AllEdges, ControllerPlacement::Explicit};
 
 } // namespace elk::chip

@@ -3,6 +3,10 @@
 # elk_warnings: an INTERFACE target every Elk target links privately, so flags stay per target.
 add_library(elk_warnings INTERFACE)
 target_compile_options(elk_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor)
+# GCC 12 reports -Wrestrict false positives inside std::string operator+ at -O2 (GCC bug 105329).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(elk_warnings INTERFACE -Wno-restrict)
+endif()
 if(ELK_SANITIZE)
     list(JOIN ELK_SANITIZE "," _elk_sanitizers)
     target_compile_options(elk_warnings INTERFACE -fsanitize=${_elk_sanitizers} -fno-omit-frame-pointer)

@@ -1,0 +1,118 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/cli_commands.h"
+
+#include <exception>
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include "app/cli/cli_internal.h"
+#include "engine/core/version.h"
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace elk::app {
+
+namespace cli {
+
+    bool parseOrExplain(
+        QCommandLineParser& parser, const QStringList& args, const QString& command, Io io, int& exitCode)
+    {
+        const QCommandLineOption helpOption = parser.addHelpOption();
+        if (!parser.parse(args)) {
+            exitCode = usageError(command, parser.errorText(), io);
+            return false;
+        }
+        if (parser.isSet(helpOption) || parser.isSet(u"help-all"_s)) {
+            // helpText() names the program as started (maybe a full path); show the command instead.
+            QString help = parser.helpText();
+            const QString program = QCoreApplication::arguments().value(0);
+            if (!program.isEmpty())
+                help.replace(help.indexOf(program), program.size(), command);
+            io.out << help;
+            exitCode = int(ExitCode::Ok);
+            return false;
+        }
+        return true;
+    }
+
+    int usageError(const QString& command, const QString& message, Io io)
+    {
+        io.err << command << ": " << message << "\n"
+               << "Run '" << command << " --help' for usage.\n";
+        return int(ExitCode::BadInput);
+    }
+
+    QString numberText(double value, int digits)
+    {
+        return QString::number(value, 'g', digits);
+    }
+
+} // namespace cli
+
+namespace {
+
+    QString usageText()
+    {
+        return uR"(Usage: elk <command> [options]
+
+Elk Studio's headless command line: chip presets, chip files and run specs.
+
+Commands:
+  presets [--json | --show NAME]   list the built-in chip presets, or print one as JSON
+  chip validate FILE...            check chip JSON files; one line per problem
+  runspec resolve --model PATH --chip PRESET|FILE [options]
+                                   print the fully resolved run spec and its cache key
+
+Options:
+  -h, --help       show this help ('elk <command> --help' for a command's options)
+  -v, --version    show the version
+
+Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
+)"_s;
+    }
+
+    int dispatch(const QStringList& args, cli::Io io)
+    {
+        const QString first = args.value(1);
+        if (args.size() < 2) {
+            io.err << "elk: no command given\n\n" << usageText();
+            return int(ExitCode::BadInput);
+        }
+        if (first == u"-h"_s || first == u"--help"_s || first == u"help"_s) {
+            io.out << usageText();
+            return int(ExitCode::Ok);
+        }
+        if (first == u"-v"_s || first == u"--version"_s) {
+            io.out << "elk " << kEngineVersion << " (" << kGitDescribe << ")\n";
+            return int(ExitCode::Ok);
+        }
+        const QStringList rest = QStringList { u"elk "_s + first } + args.mid(2);
+        if (first == u"presets"_s)
+            return cli::runPresets(rest, io);
+        if (first == u"chip"_s)
+            return cli::runChip(rest, io);
+        if (first == u"runspec"_s)
+            return cli::runRunSpec(rest, io);
+        if (first.startsWith(u'-'))
+            io.err << "elk: unknown option '" << first << "'\n\n" << usageText();
+        else
+            io.err << "elk: unknown command '" << first << "'\n\n" << usageText();
+        return int(ExitCode::BadInput);
+    }
+
+} // namespace
+
+int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
+{
+    try {
+        return dispatch(args, cli::Io { out, err });
+    } catch (const std::exception& e) {
+        err << "elk: internal error: " << e.what() << "\n";
+        return int(ExitCode::InternalError);
+    }
+}
+
+} // namespace elk::app

@@ -1,0 +1,34 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Shared by the command implementations of the elk CLI; not used outside app/cli.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+class QCommandLineParser;
+class QTextStream;
+
+namespace elk::app::cli {
+
+struct Io {
+    QTextStream& out;
+    QTextStream& err;
+};
+
+// Each command gets its own arguments: args[0] names the command ("elk presets"), then the rest.
+int runPresets(const QStringList& args, Io io);
+int runChip(const QStringList& args, Io io);
+int runRunSpec(const QStringList& args, Io io);
+
+/// Parses `args`; on a usage error prints it (naming `command`) and returns false with `exitCode`
+/// set; on --help prints the help and returns false with `exitCode` 0.
+bool parseOrExplain(QCommandLineParser& parser, const QStringList& args, const QString& command, Io io, int& exitCode);
+
+/// Prints "<command>: <message>" and a pointer to --help on stderr; returns the bad-input exit code.
+int usageError(const QString& command, const QString& message, Io io);
+
+/// Compact number text: 16, 5.5, 1.325 (at most `digits` significant digits).
+QString numberText(double value, int digits = 6);
+
+} // namespace elk::app::cli

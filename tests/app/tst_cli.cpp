@@ -1,0 +1,245 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "engine/chip/presets.h"
+#include "engine/core/version.h"
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace {
+
+struct CliResult {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+} // namespace
+
+/// Runs the real `elk` binary (path in ELK_CLI) in a temporary folder holding small chip and model files.
+class TestCli : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    CliResult runElk(const QStringList& args)
+    {
+        QProcess process;
+        process.setWorkingDirectory(m_dir.path());
+        process.start(qEnvironmentVariable("ELK_CLI"), args);
+        CliResult result;
+        if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit)
+            return result;
+        result.exitCode = process.exitCode();
+        result.out = QString::fromUtf8(process.readAllStandardOutput());
+        result.err = QString::fromUtf8(process.readAllStandardError());
+        return result;
+    }
+
+    void writeFile(const QString& name, const QByteArray& bytes)
+    {
+        QFile file(m_dir.filePath(name));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+    }
+
+    /// The teaching preset's JSON with one text replacement (which must apply).
+    QByteArray teachingChipWith(const QByteArray& from, const QByteArray& to)
+    {
+        QByteArray json = QByteArray::fromStdString(elk::chip::builtinPresetJson("teaching-mesh-4x4").value());
+        if (!from.isEmpty() && !json.contains(from))
+            return {};
+        return json.replace(from, to);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("ELK_CLI").isEmpty(), "ELK_CLI must name the elk binary (set by ctest)");
+        QVERIFY(m_dir.isValid());
+        const QByteArray good = teachingChipWith({}, {});
+        QVERIFY(!good.isEmpty());
+        writeFile(u"good.json"_s, good);
+        const QByteArray zeroCores = teachingChipWith("\"coresPerChip\": 16", "\"coresPerChip\": 0");
+        QVERIFY(!zeroCores.isEmpty());
+        writeFile(u"zero-cores.json"_s, zeroCores);
+        const QByteArray meshMismatch = teachingChipWith("\"meshWidth\": 4", "\"meshWidth\": 5");
+        QVERIFY(!meshMismatch.isEmpty());
+        writeFile(u"mesh-mismatch.json"_s, meshMismatch);
+        const QByteArray unknownKey = teachingChipWith("\"chips\": 1,", "\"chips\": 1,\n  \"bogus\": 3,");
+        QVERIFY(!unknownKey.isEmpty());
+        writeFile(u"unknown-key.json"_s, unknownKey);
+        writeFile(u"syntax.json"_s, "{\n  \"schema\": \"elk.chip/1\",\n  \"chips\": 1 2\n}\n");
+        writeFile(u"tiny.onnx"_s, "abc");
+        QVERIFY(QDir(m_dir.path()).mkdir(u"folder.json"_s));
+    }
+
+    void exitCodesAndMessages_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("expected"); // in stdout for exit 0, in stderr otherwise
+
+        const QString version = QString::fromLatin1(elk::kEngineVersion);
+        QTest::addRow("--version") << QStringList { u"--version"_s } << 0 << u"elk "_s + version + u" ("_s;
+        QTest::addRow("-v") << QStringList { u"-v"_s } << 0 << version;
+        QTest::addRow("--help") << QStringList { u"--help"_s } << 0 << u"Usage: elk <command>"_s;
+        QTest::addRow("help lists commands") << QStringList { u"help"_s } << 0 << u"chip validate FILE"_s;
+        QTest::addRow("no command") << QStringList {} << 2 << u"no command given"_s;
+        QTest::addRow("unknown command") << QStringList { u"frob"_s } << 2 << u"unknown command 'frob'"_s;
+        QTest::addRow("unknown top-level option") << QStringList { u"--frob"_s } << 2 << u"unknown option '--frob'"_s;
+
+        QTest::addRow("presets table") << QStringList { u"presets"_s } << 0 << u"ipu-pod4-hbm-mesh  4×1472"_s;
+        QTest::addRow("presets table header") << QStringList { u"presets"_s } << 0 << u"SRAM/CORE KiB"_s;
+        QTest::addRow("presets --json") << QStringList { u"presets"_s, u"--json"_s } << 0
+                                        << u"\"name\": \"tt-wormhole-n300\""_s;
+        QTest::addRow("presets --show") << QStringList { u"presets"_s, u"--show"_s, u"ipu-pod4-hbm"_s } << 0
+                                        << u"\"coresPerChip\": 1472"_s;
+        QTest::addRow("presets --show unknown") << QStringList { u"presets"_s, u"--show"_s,
+            u"ipu-pod5"_s } << 2 << u"unknown preset 'ipu-pod5'; valid names: ipu-mk2-hbm, ipu-pod4-hbm"_s;
+        QTest::addRow("presets --show without name")
+            << QStringList { u"presets"_s, u"--show"_s } << 2 << u"elk presets: Missing value after '--show'"_s;
+        QTest::addRow("presets unknown option")
+            << QStringList { u"presets"_s, u"--bogus"_s } << 2 << u"Unknown option 'bogus'"_s;
+        QTest::addRow("presets stray argument")
+            << QStringList { u"presets"_s, u"all"_s } << 2 << u"unexpected argument 'all'"_s;
+        QTest::addRow("presets --json with --show")
+            << QStringList { u"presets"_s, u"--json"_s, u"--show"_s, u"ipu-mk2-hbm"_s } << 2 << u"cannot be combined"_s;
+        QTest::addRow("presets --help") << QStringList { u"presets"_s, u"--help"_s } << 0 << u"--show <NAME>"_s;
+
+        const QStringList validate { u"chip"_s, u"validate"_s };
+        QTest::addRow("valid chip") << validate + QStringList { u"good.json"_s } << 0
+                                    << u"good.json: ok\n  teaching-mesh-4x4: 1 × 16 cores"_s;
+        QTest::addRow("zero cores") << validate + QStringList { u"zero-cores.json"_s } << 2
+                                    << u"zero-cores.json: /coresPerChip: "_s;
+        QTest::addRow("mesh mismatch") << validate + QStringList { u"mesh-mismatch.json"_s } << 2
+                                       << u"mesh-mismatch.json: /interconnect/mesh"_s;
+        QTest::addRow("syntax error") << validate + QStringList { u"syntax.json"_s } << 2
+                                      << u"syntax.json: line 3, column "_s;
+        QTest::addRow("unknown key") << validate + QStringList { u"unknown-key.json"_s } << 2
+                                     << u"unknown-key.json: /bogus: "_s;
+        QTest::addRow("missing file") << validate + QStringList { u"missing.json"_s } << 2
+                                      << u"missing.json: cannot read: no such file"_s;
+        QTest::addRow("a directory") << validate + QStringList { u"folder.json"_s } << 2
+                                     << u"folder.json: cannot read: is a directory"_s;
+        QTest::addRow("one bad file among good ones")
+            << validate + QStringList { u"good.json"_s, u"zero-cores.json"_s, u"good.json"_s } << 2
+            << u"zero-cores.json: /coresPerChip: "_s;
+        QTest::addRow("validate without file") << validate << 2 << u"elk chip validate: no file given"_s;
+        QTest::addRow("chip without subcommand") << QStringList { u"chip"_s } << 2 << u"no subcommand given"_s;
+        QTest::addRow("chip unknown subcommand")
+            << QStringList { u"chip"_s, u"check"_s, u"good.json"_s } << 2 << u"unknown subcommand 'check'"_s;
+
+        const QStringList resolve { u"runspec"_s, u"resolve"_s, u"--model"_s, u"tiny.onnx"_s, u"--chip"_s };
+        QTest::addRow("resolve prints the cache key")
+            << resolve + QStringList { u"ipu-pod4-hbm"_s } << 0 << u"\ncache key: "_s;
+        QTest::addRow("resolve hashes the model")
+            << resolve + QStringList { u"ipu-pod4-hbm"_s } << 0
+            << u"\"sha256\":\"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\""_s;
+        QTest::addRow("resolve with dotted override")
+            << resolve + QStringList { u"ipu-pod4-hbm"_s, u"--set"_s, u"interconnect.linkBandwidthGBpsPerCore=8"_s }
+            << 0 << u"\"linkBandwidthGBpsPerCore\":8,"_s;
+        QTest::addRow("resolve with pointer override")
+            << resolve + QStringList { u"ipu-pod4-hbm"_s, u"--set"_s, u"/hbm/stacksPerChip=2"_s } << 0
+            << u"\"stacksPerChip\":2}"_s;
+        QTest::addRow("resolve with shape and designs") << resolve
+                + QStringList { u"teaching-mesh-4x4"_s, u"--batch"_s, u"32"_s, u"--kv"_s, u"4096"_s, u"--design"_s,
+                      u"elk-full"_s, u"--design"_s, u"basic"_s }
+                                                        << 0 << u"\"batch\":32,"_s;
+        QTest::addRow("resolve from a chip file")
+            << resolve + QStringList { u"good.json"_s } << 0 << u"\"name\":\"teaching-mesh-4x4\""_s;
+        QTest::addRow("resolve prefill") << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--phase"_s, u"prefill"_s } << 0
+                                         << u"\"kvLen\":0,"_s;
+        QTest::addRow("resolve without --model") << QStringList { u"runspec"_s, u"resolve"_s, u"--chip"_s,
+            u"ipu-mk2-hbm"_s } << 2 << u"--model PATH is required"_s;
+        QTest::addRow("resolve without --chip") << QStringList { u"runspec"_s, u"resolve"_s, u"--model"_s,
+            u"tiny.onnx"_s } << 2 << u"--chip PRESET|FILE is required"_s;
+        QTest::addRow("runspec without subcommand") << QStringList { u"runspec"_s } << 2 << u"expected 'resolve'"_s;
+        QTest::addRow("missing model file")
+            << QStringList { u"runspec"_s, u"resolve"_s, u"--model"_s, u"absent.onnx"_s, u"--chip"_s, u"ipu-mk2-hbm"_s }
+            << 2 << u"/model/path: model file: cannot open 'absent.onnx'"_s;
+        QTest::addRow("unknown preset") << resolve + QStringList { u"ipu-pod5"_s } << 2
+                                        << u"/chip: 'ipu-pod5' is neither a built-in preset"_s;
+        QTest::addRow("broken chip file")
+            << resolve + QStringList { u"syntax.json"_s } << 2 << u"/chip: syntax.json: line 3, column "_s;
+        QTest::addRow("unknown override field")
+            << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--set"_s, u"interconnect.bogus=1"_s } << 2
+            << u"/chip/interconnect/bogus: unknown chip field 'interconnect.bogus'"_s;
+        QTest::addRow("override breaks the chip")
+            << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--set"_s, u"coresPerChip=0"_s } << 2
+            << u"/chip/coresPerChip: "_s;
+        QTest::addRow("batch not a number") << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--batch"_s, u"x"_s } << 2
+                                            << u"--batch: 'x' is not an integer"_s;
+        QTest::addRow("batch 0") << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--batch"_s, u"0"_s } << 2
+                                 << u"/batch: 0 is out of range"_s;
+        QTest::addRow("train with a KV cache")
+            << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--phase"_s, u"train"_s, u"--kv"_s, u"5"_s } << 2
+            << u"/kvLen: "_s;
+        QTest::addRow("unknown phase") << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--phase"_s, u"sideways"_s } << 2
+                                       << u"--phase: 'sideways' is not decode, prefill or train"_s;
+        QTest::addRow("unknown design") << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--design"_s, u"warp"_s } << 2
+                                        << u"/designs/0: unknown design 'warp'"_s;
+        QTest::addRow("threshold out of range")
+            << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--preload-noc-threshold"_s, u"1.5"_s } << 2
+            << u"/options/preloadNocThreshold: 1.5"_s;
+        QTest::addRow("delay-compute not on/off")
+            << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--delay-compute"_s, u"maybe"_s } << 2
+            << u"--delay-compute: 'maybe' is not on or off"_s;
+    }
+
+    void exitCodesAndMessages()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, expected);
+        const CliResult result = runElk(args);
+        const QString diagnostics
+            = u"exit %1\nstdout:\n%2\nstderr:\n%3"_s.arg(result.exitCode).arg(result.out, result.err);
+        QVERIFY2(result.exitCode == exitCode, qPrintable(diagnostics));
+        if (exitCode == 0) {
+            QVERIFY2(result.out.contains(expected), qPrintable(diagnostics));
+            QVERIFY2(result.err.isEmpty(), qPrintable(diagnostics));
+        } else {
+            QVERIFY2(result.err.contains(expected), qPrintable(diagnostics));
+            QVERIFY2(result.out.isEmpty() || args.contains(u"good.json"_s),
+                qPrintable(diagnostics)); // errors only on stderr
+        }
+    }
+
+    void presetsListsEveryBuiltinPreset()
+    {
+        const CliResult result = runElk({ u"presets"_s });
+        QCOMPARE(result.exitCode, 0);
+        const auto presets = elk::chip::builtinPresets();
+        QVERIFY(presets.size() >= 5);
+        const QStringList lines = result.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), qsizetype(presets.size()) + 1); // header + one line each
+        for (std::size_t i = 0; i < presets.size(); ++i)
+            QVERIFY(lines[qsizetype(i) + 1].startsWith(QString::fromStdString(presets[i].name) + u' '));
+    }
+
+    void cacheKeyIsStableAndFollowsOverrides()
+    {
+        const QStringList resolve { u"runspec"_s, u"resolve"_s, u"--model"_s, u"tiny.onnx"_s, u"--chip"_s,
+            u"ipu-pod4-hbm"_s };
+        auto cacheKey = [this](const QStringList& args) {
+            const CliResult result = runElk(args);
+            const qsizetype at = result.out.indexOf(u"cache key: "_s);
+            return at < 0 ? QString() : result.out.mid(at + 11).trimmed();
+        };
+        const QString first = cacheKey(resolve);
+        QCOMPARE(first.size(), 64);
+        QCOMPARE(cacheKey(resolve), first);
+        QVERIFY(cacheKey(resolve + QStringList { u"--set"_s, u"hbm.latencyNs=120"_s }) != first);
+        QVERIFY(cacheKey(resolve + QStringList { u"--seed"_s, u"7"_s }) != first);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
