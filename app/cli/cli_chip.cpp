@@ -19,23 +19,6 @@ namespace {
 
     constexpr qint64 kMaxChipFileBytes = 16 << 20; // chip files are a few KiB; anything huge is a wrong file
 
-    QString summary(const chip::ChipSpec& spec)
-    {
-        QString interconnect = QString::fromLatin1(chip::toString(spec.interconnect.topology));
-        if (spec.interconnect.topology == chip::Topology::Mesh2d)
-            interconnect += u" %1×%2"_s.arg(spec.interconnect.meshWidth).arg(spec.interconnect.meshHeight);
-        return u"%1: %2 × %3 cores, %4 KiB SRAM/core, %5 GHz, %6 at %7 GB/s per core, HBM %8 TB/s (%9 GiB)"_s
-            .arg(QString::fromStdString(spec.name))
-            .arg(spec.chips)
-            .arg(spec.coresPerChip)
-            .arg(numberText(double(spec.sramBytesPerCore) / 1024.0))
-            .arg(numberText(spec.clockHz / 1e9))
-            .arg(interconnect)
-            .arg(numberText(spec.interconnect.linkBandwidthGBpsPerCore))
-            .arg(numberText(spec.totalHbmBandwidthGBps() / 1000.0, 4))
-            .arg(numberText(spec.totalHbmCapacityGiB()));
-    }
-
     /// Validates one file; returns whether it is a valid chip. Problems go to stderr, one per line.
     bool validateFile(const QString& path, Io io)
     {
@@ -67,11 +50,28 @@ namespace {
         }
         if (!errors.empty())
             return false;
-        io.out << path << ": ok\n  " << summary(parsed.spec) << "\n";
+        io.out << path << ": ok\n  " << chipSummary(parsed.spec) << "\n";
         return true;
     }
 
 } // namespace
+
+QString chipSummary(const chip::ChipSpec& spec)
+{
+    QString interconnect = QString::fromLatin1(chip::toString(spec.interconnect.topology));
+    if (spec.interconnect.topology == chip::Topology::Mesh2d)
+        interconnect += u" %1×%2"_s.arg(spec.interconnect.meshWidth).arg(spec.interconnect.meshHeight);
+    return u"%1: %2 × %3 cores, %4 KiB SRAM/core, %5 GHz, %6 at %7 GB/s per core, HBM %8 TB/s (%9 GiB)"_s
+        .arg(QString::fromStdString(spec.name))
+        .arg(spec.chips)
+        .arg(spec.coresPerChip)
+        .arg(numberText(double(spec.sramBytesPerCore) / 1024.0))
+        .arg(numberText(spec.clockHz / 1e9))
+        .arg(interconnect)
+        .arg(numberText(spec.interconnect.linkBandwidthGBpsPerCore))
+        .arg(numberText(spec.totalHbmBandwidthGBps() / 1000.0, 4))
+        .arg(numberText(spec.totalHbmCapacityGiB()));
+}
 
 int runChip(const QStringList& args, Io io)
 {

@@ -65,6 +65,8 @@ Commands:
   chip validate FILE...            check chip JSON files; one line per problem
   runspec resolve --model PATH --chip PRESET|FILE [options]
                                    print the fully resolved run spec and its cache key
+  workspace FILE                   open a workspace (model + chip + run): model summary,
+                                   chip summary, resolved run spec and its cache key
 
 Options:
   -h, --help       show this help ('elk <command> --help' for a command's options)
@@ -96,6 +98,8 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runChip(rest, io);
         if (first == u"runspec"_s)
             return cli::runRunSpec(rest, io);
+        if (first == u"workspace"_s)
+            return cli::runWorkspace(rest, io);
         if (first.startsWith(u'-'))
             io.err << "elk: unknown option '" << first << "'\n\n" << usageText();
         else

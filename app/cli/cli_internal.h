@@ -7,6 +7,10 @@
 #include <QStringList>
 
 class QCommandLineParser;
+
+namespace elk::chip {
+struct ChipSpec;
+}
 class QTextStream;
 
 namespace elk::app::cli {
@@ -20,6 +24,10 @@ struct Io {
 int runPresets(const QStringList& args, Io io);
 int runChip(const QStringList& args, Io io);
 int runRunSpec(const QStringList& args, Io io);
+int runWorkspace(const QStringList& args, Io io);
+
+/// One line: name, chips × cores, SRAM per core, clock, interconnect, HBM bandwidth and capacity.
+QString chipSummary(const chip::ChipSpec& spec);
 
 /// Parses `args`; on a usage error prints it (naming `command`) and returns false with `exitCode`
 /// set; on --help prints the help and returns false with `exitCode` 0.

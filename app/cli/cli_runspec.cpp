@@ -100,7 +100,7 @@ int runRunSpec(const QStringList& args, Io io)
         u"Resolves a run request (model, chip preset or file, overrides, shape, designs) into the fully "
         "specified run spec; prints its canonical JSON and the cache key (SHA-256 of that text)."_s);
     parser.addPositionalArgument(u"resolve"_s, u"The subcommand (only 'resolve' exists)."_s);
-    const QCommandLineOption model(u"model"_s, u"Model file (.onnx or .mlir); hashed by content."_s, u"PATH"_s);
+    const QCommandLineOption model(u"model"_s, u"Model file (.onnx, .mlir or .elk.json); hashed by content."_s, u"PATH"_s);
     const QCommandLineOption chipOption(u"chip"_s, u"Built-in preset name, or a chip JSON file."_s, u"PRESET|FILE"_s);
     const QCommandLineOption set(u"set"_s,
         u"Change a chip field: dotted (interconnect.linkBandwidthGBpsPerCore=8) or a JSON "

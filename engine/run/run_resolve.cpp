@@ -177,7 +177,7 @@ RunSpecResult resolveRunSpec(const RunRequest& request)
             spec.model.format = *format;
         else
             result.errors.push_back({ "/model/format",
-                "cannot tell the format of '" + request.modelPath + "' from its extension; expected .onnx or .mlir" });
+                "cannot tell the format of '" + request.modelPath + "' from its extension; expected .onnx, .mlir or .elk.json" });
     }
 
     ChipResolveResult chipResult = resolveChip(request.chip, request.chipOverrides);

@@ -41,7 +41,7 @@ const std::vector<std::string>& knownDesigns()
 
 const std::vector<std::string>& knownModelFormats()
 {
-    static const std::vector<std::string> formats = { "onnx", "stablehlo" };
+    static const std::vector<std::string> formats = { "onnx", "stablehlo", "elk-graph" };
     return formats;
 }
 
@@ -54,6 +54,8 @@ std::optional<std::string> modelFormatFromPath(std::string_view path)
         return "onnx";
     if (endsWith(".mlir"))
         return "stablehlo";
+    if (endsWith(".elk.json"))
+        return "elk-graph";
     return std::nullopt;
 }
 

@@ -26,9 +26,9 @@ std::optional<Phase> phaseFromString(std::string_view text);
 
 /// Scheduling designs in canonical order: basic, static, elk-dyn, elk-full, ideal.
 const std::vector<std::string>& knownDesigns();
-/// Model formats the importers read: onnx, stablehlo.
+/// Model formats the importers read: onnx, stablehlo, elk-graph (the Graph IR's own "elk.graph/1" JSON).
 const std::vector<std::string>& knownModelFormats();
-/// Format from the file extension (".onnx" → onnx, ".mlir" → stablehlo), or nothing.
+/// Format from the file extension (".onnx" → onnx, ".mlir" → stablehlo, ".elk.json" → elk-graph), or nothing.
 std::optional<std::string> modelFormatFromPath(std::string_view path);
 
 inline constexpr std::int64_t kMaxBatch = 1 << 16;

@@ -78,6 +78,14 @@ private slots:
         writeFile(u"syntax.json"_s, "{\n  \"schema\": \"elk.chip/1\",\n  \"chips\": 1 2\n}\n");
         writeFile(u"tiny.onnx"_s, "abc");
         QVERIFY(QDir(m_dir.path()).mkdir(u"folder.json"_s));
+        writeFile(u"ws-missing-model.json"_s,
+            "{\"schema\": \"elk.workspace/1\", \"model\": \"nowhere.elk.json\", \"chip\": \"ipu-pod4-hbm\"}");
+        writeFile(u"ws-bad-chip.json"_s,
+            "{\"schema\": \"elk.workspace/1\", \"model\": \"m.elk.json\", \"chip\": \"zero-cores.json\"}");
+        writeFile(u"ws-syntax.json"_s, "{\"schema\": \"elk.workspace/1\",\n \"model\" \"x\"}");
+        writeFile(u"ws-broken-model.json"_s,
+            "{\"schema\": \"elk.workspace/1\", \"model\": \"broken.elk.json\", \"chip\": \"ipu-mk2-hbm\"}");
+        writeFile(u"broken.elk.json"_s, "{\"schema\": \"elk.graph/1\",\n  \"ops\": [\n");
     }
 
     void exitCodesAndMessages_data()
@@ -188,6 +196,22 @@ private slots:
         QTest::addRow("threshold out of range")
             << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--preload-noc-threshold"_s, u"1.5"_s } << 2
             << u"/options/preloadNocThreshold: 1.5"_s;
+        const QString defaultWorkspace = QStringLiteral(ELK_SOURCE_DIR "/resources/workspaces/default.json");
+        QTest::addRow("workspace: the bundled default")
+            << QStringList { u"workspace"_s, defaultWorkspace } << 0 << u"18 ops, 12 distinct expressions"_s;
+        QTest::addRow("workspace: default chip") << QStringList { u"workspace"_s, defaultWorkspace } << 0
+                                                 << u"Chip: ipu-pod4-hbm: 4 × 1472 cores"_s;
+        QTest::addRow("workspace: no file") << QStringList { u"workspace"_s } << 2 << u"expected exactly one"_s;
+        QTest::addRow("workspace: missing workspace")
+            << QStringList { u"workspace"_s, u"absent.json"_s } << 2 << u"absent.json: /: "_s;
+        QTest::addRow("workspace: syntax error")
+            << QStringList { u"workspace"_s, u"ws-syntax.json"_s } << 2 << u"ws-syntax.json: line 2, column"_s;
+        QTest::addRow("workspace: missing model")
+            << QStringList { u"workspace"_s, u"ws-missing-model.json"_s } << 2 << u"nowhere.elk.json"_s;
+        QTest::addRow("workspace: broken model names line")
+            << QStringList { u"workspace"_s, u"ws-broken-model.json"_s } << 2 << u"broken.elk.json: "_s;
+        QTest::addRow("workspace: invalid chip file")
+            << QStringList { u"workspace"_s, u"ws-bad-chip.json"_s } << 2 << u"/coresPerChip"_s;
         QTest::addRow("delay-compute not on/off")
             << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--delay-compute"_s, u"maybe"_s } << 2
             << u"--delay-compute: 'maybe' is not on or off"_s;

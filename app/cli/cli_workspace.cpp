@@ -1,0 +1,115 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// elk workspace FILE: what elk-studio opens, printed instead of shown.
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include "app/cli/cli_commands.h"
+#include "app/cli/cli_internal.h"
+#include "engine/model/graph_json.h"
+#include "engine/model/graph_summary.h"
+#include "engine/run/run_spec.h"
+#include "engine/run/workspace.h"
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace elk::app::cli {
+
+namespace {
+
+    QString bytesText(std::int64_t bytes)
+    {
+        const double mebibytes = double(bytes) / double(1 << 20);
+        if (mebibytes >= 1024.0)
+            return u"%1 GiB"_s.arg(numberText(mebibytes / 1024.0, 4));
+        return u"%1 MiB"_s.arg(numberText(mebibytes, 4));
+    }
+
+    void printModel(const QString& path, const model::GraphSummary& summary, Io io)
+    {
+        io.out << "Model: " << path << "\n"
+               << "  name: " << QString::fromStdString(summary.name) << "\n"
+               << "  " << summary.opCount << " ops, " << summary.distinctExpressionCount
+               << " distinct expressions, " << summary.tensorCount << " tensors\n"
+               << "  " << numberText(double(summary.flops) / 1e9, 5) << " GFLOP\n"
+               << "  weights " << bytesText(summary.bytesOf(model::TensorRole::Weight)) << ", KV cache "
+               << bytesText(summary.bytesOf(model::TensorRole::KvCache)) << ", activations "
+               << bytesText(summary.bytesOf(model::TensorRole::Activation)) << ", outputs "
+               << bytesText(summary.bytesOf(model::TensorRole::Output)) << "\n"
+               << "  ops per kind:";
+        for (const model::OpKind kind : model::kAllOpKinds) {
+            if (summary.opsOf(kind) > 0)
+                io.out << " " << model::toString(kind) << " " << summary.opsOf(kind);
+        }
+        io.out << "\n";
+    }
+
+    int reportErrors(const QString& prefix, const std::vector<chip::FieldError>& errors, Io io)
+    {
+        for (const chip::FieldError& error : errors)
+            io.err << prefix << ": " << QString::fromStdString(error.field) << ": "
+                   << QString::fromStdString(error.message) << "\n";
+        return int(ExitCode::BadInput);
+    }
+
+} // namespace
+
+int runWorkspace(const QStringList& args, Io io)
+{
+    const QString command = args.value(0);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Opens a workspace (elk.workspace/1: model, chip, run parameters) the way elk-studio does and "
+        "prints the model summary, the chip, and the resolved run spec's cache key."_s);
+    parser.addPositionalArgument(u"FILE"_s, u"The workspace JSON file."_s);
+    int exitCode = 0;
+    if (!parseOrExplain(parser, args, command, io, exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return usageError(command, u"expected exactly one workspace FILE"_s, io);
+    const QString path = positional.first();
+
+    const run::WorkspaceParseResult workspace = run::loadWorkspaceFile(path.toStdString());
+    if (!workspace.ok())
+        return reportErrors(path, workspace.errors, io);
+    const QString modelPath = QString::fromStdString(workspace.workspace.modelPath);
+
+    const model::GraphParseResult loaded = model::loadGraphFile(workspace.workspace.modelPath);
+    if (!loaded.ok()) {
+        for (const model::GraphParseError& error : loaded.errors)
+            io.err << modelPath << ": " << QString::fromStdString(model::toString(error)) << "\n";
+        return int(ExitCode::BadInput);
+    }
+    const std::vector<model::GraphError> graphErrors = loaded.graph.validate();
+    if (!graphErrors.empty()) {
+        for (const model::GraphError& error : graphErrors)
+            io.err << modelPath << ": " << QString::fromStdString(model::toString(error)) << "\n";
+        return int(ExitCode::BadInput);
+    }
+
+    const run::RunSpecResult resolved = run::resolveRunSpec(workspace.workspace.run);
+    if (!resolved.ok())
+        return reportErrors(path, resolved.errors, io);
+    const run::RunSpec& spec = resolved.spec;
+    const model::GraphSummary summary = model::summarizeGraph(loaded.graph);
+
+    io.out << "Workspace: " << path << "\n";
+    printModel(modelPath, summary, io);
+    io.out << "Chip: " << chipSummary(spec.chip) << "\n"
+           << "Run: " << run::toString(spec.phase) << ", batch " << spec.batch << ", seq " << spec.seqLen
+           << ", KV length " << spec.kvLen << ", designs";
+    for (const std::string& design : spec.designs)
+        io.out << " " << QString::fromStdString(design);
+    // The one bound that needs no cost model: every weight and KV byte crosses HBM at least once.
+    const double hbmBytes = double(summary.bytesOf(model::TensorRole::Weight) + summary.bytesOf(model::TensorRole::KvCache));
+    const double hbmBoundUs = hbmBytes / (spec.chip.totalHbmBandwidthGBps() * 1e9) * 1e6;
+    io.out << "\n"
+           << "HBM lower bound: " << numberText(hbmBytes / 1e9, 5) << " GB of weights and KV cache at "
+           << numberText(spec.chip.totalHbmBandwidthGBps(), 6) << " GB/s = " << numberText(hbmBoundUs, 5)
+           << " us per step\n"
+           << "Cache key: " << QString::fromStdString(run::runSpecHash(spec)) << "\n";
+    return int(ExitCode::Ok);
+}
+
+} // namespace elk::app::cli
