@@ -75,22 +75,22 @@ int runWorkspace(const QStringList& args, Io io)
         return reportErrors(path, workspace.errors, io);
     const QString modelPath = QString::fromStdString(workspace.workspace.modelPath);
 
+    // Report the model's problems and the run's (chip, shape) together: one pass shows everything to fix.
     const model::GraphParseResult loaded = model::loadGraphFile(workspace.workspace.modelPath);
-    if (!loaded.ok()) {
-        for (const model::GraphParseError& error : loaded.errors)
-            io.err << modelPath << ": " << QString::fromStdString(model::toString(error)) << "\n";
-        return int(ExitCode::BadInput);
-    }
-    const std::vector<model::GraphError> graphErrors = loaded.graph.validate();
-    if (!graphErrors.empty()) {
-        for (const model::GraphError& error : graphErrors)
-            io.err << modelPath << ": " << QString::fromStdString(model::toString(error)) << "\n";
-        return int(ExitCode::BadInput);
-    }
-
+    for (const model::GraphParseError& error : loaded.errors)
+        io.err << modelPath << ": " << QString::fromStdString(model::toString(error)) << "\n";
+    const std::vector<model::GraphError> graphErrors
+        = loaded.ok() ? loaded.graph.validate() : std::vector<model::GraphError> {};
+    for (const model::GraphError& error : graphErrors)
+        io.err << modelPath << ": " << QString::fromStdString(model::toString(error)) << "\n";
+    bool failed = !loaded.ok() || !graphErrors.empty();
     const run::RunSpecResult resolved = run::resolveRunSpec(workspace.workspace.run);
-    if (!resolved.ok())
-        return reportErrors(path, resolved.errors, io);
+    if (!resolved.ok()) {
+        reportErrors(path, resolved.errors, io);
+        failed = true;
+    }
+    if (failed)
+        return int(ExitCode::BadInput);
     const run::RunSpec& spec = resolved.spec;
     const model::GraphSummary summary = model::summarizeGraph(loaded.graph);
 
