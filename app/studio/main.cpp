@@ -1,19 +1,19 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// elk-studio [--chip PRESET|FILE] [--workspace FILE]
+// elk-studio [--chip PRESET|FILE] [--workspace FILE] [--model FILE]
+#include <optional>
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
-#include <QStatusBar>
 #include <QTextStream>
-#include <QUndoStack>
 
 #include "app/studio/main_window.h"
-#include "app/studio/workspace_file.h"
+#include "app/studio/studio_workspace.h"
 #include "engine/chip/presets.h"
 #include "engine/core/version.h"
-#include "widgets/chip_editor/chip_editor.h"
+#include "engine/run/workspace.h"
 
 namespace {
 
@@ -45,47 +45,41 @@ int main(int argc, char* argv[])
                                             .arg(kDefaultChip),
                                         QStringLiteral("PRESET|FILE"));
     const QCommandLineOption workspaceOption(QStringLiteral("workspace"),
-                                             QStringLiteral("Workspace file (elk.workspace/1) naming model and chip."),
+                                             QStringLiteral("Workspace file (elk.workspace/1) naming model, chip and "
+                                                            "run parameters."),
                                              QStringLiteral("FILE"));
+    const QCommandLineOption modelOption(QStringLiteral("model"),
+                                         QStringLiteral("Model to open (elk.graph/1 JSON); overrides the workspace's."),
+                                         QStringLiteral("FILE"));
     parser.addOption(chipOption);
     parser.addOption(workspaceOption);
+    parser.addOption(modelOption);
     parser.process(app);
 
-    QString chip = kDefaultChip;
-    QDir chipBase = QDir::current();
-    QString workspaceNote;
+    std::optional<elk::run::Workspace> workspace;
     if (parser.isSet(workspaceOption)) {
-        elk::app::WorkspaceFile workspace;
-        QString error;
-        if (!elk::app::readWorkspaceFile(parser.value(workspaceOption), workspace, error))
-            return fail(error);
-        chip = workspace.chip;
-        chipBase = QFileInfo(parser.value(workspaceOption)).absoluteDir();
-        if (!workspace.modelPath.isEmpty())
-            workspaceNote = QStringLiteral("Workspace model %1 is not opened yet: model import arrives with a later issue.")
-                                .arg(workspace.modelPath);
-    }
-    if (parser.isSet(chipOption)) {
-        chip = parser.value(chipOption);
-        chipBase = QDir::current();
+        auto parsed = elk::run::loadWorkspaceFile(parser.value(workspaceOption).toStdString());
+        if (!parsed.ok())
+            return fail(elk::app::workspaceErrorText(parsed));
+        workspace = std::move(parsed.workspace);
     }
 
     elk::app::MainWindow window;
-    elk::widgets::ChipEditor* editor = window.chipEditor();
-    if (elk::chip::findBuiltinPreset(chip.toStdString())) {
-        editor->loadPreset(chip);
-    } else if (const QString path = chipBase.absoluteFilePath(chip); QFileInfo::exists(path)) {
-        if (!editor->loadJsonFile(path))
-            return fail(editor->fileError());
-    } else {
-        QStringList names;
-        for (const auto& preset : elk::chip::builtinPresets())
-            names << QString::fromStdString(preset.name);
-        return fail(QStringLiteral("--chip %1: no such preset or file (presets: %2)").arg(chip, names.join(QStringLiteral(", "))));
+    if (workspace) {
+        if (const QString error = window.openWorkspace(*workspace); !error.isEmpty() && !parser.isSet(chipOption))
+            return fail(error);
     }
-    editor->undoStack()->clear(); // the opened chip is the starting point, not an undoable step
-    if (!workspaceNote.isEmpty())
-        window.statusBar()->showMessage(workspaceNote, 10000);
+    if (parser.isSet(chipOption) || !workspace) {
+        const QString chip = parser.isSet(chipOption) ? parser.value(chipOption) : kDefaultChip;
+        // A chip file given on the command line is relative to the current folder.
+        const bool isPreset = elk::chip::findBuiltinPreset(chip.toStdString()).has_value();
+        const QString chipPath = QDir::current().absoluteFilePath(chip);
+        const QString error = window.openChip(isPreset || !QFileInfo::exists(chipPath) ? chip : chipPath);
+        if (!error.isEmpty())
+            return fail(QStringLiteral("--chip %1").arg(error));
+    }
+    if (parser.isSet(modelOption))
+        window.openModel(QDir::current().absoluteFilePath(parser.value(modelOption)));
 
     window.show();
     return app.exec();

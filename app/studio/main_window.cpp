@@ -4,29 +4,72 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QUndoStack>
 
+#include "app/studio/model_loader.h"
+#include "app/studio/studio_workspace.h"
+#include "engine/chip/presets.h"
+#include "engine/run/workspace.h"
 #include "widgets/chip_editor/chip_editor.h"
+#include "widgets/model/model_summary_view.h"
+#include "widgets/model/quantity_format.h"
 
 namespace elk::app {
 
 namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
+constexpr int kStatusMs = 8000;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_chipEditor(new elk::widgets::ChipEditor(this))
+    , m_modelView(new elk::widgets::ModelSummaryView)
+    , m_modelLoader(new ModelLoader(this))
 {
     setCentralWidget(m_chipEditor);
+    auto* modelDock = new QDockWidget(tr("Model"), this);
+    modelDock->setObjectName(QStringLiteral("modelDock"));
+    modelDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    modelDock->setWidget(m_modelView);
+    addDockWidget(Qt::LeftDockWidgetArea, modelDock);
+    buildMenusAndToolBar();
 
+    m_validity = new QLabel;
+    statusBar()->addPermanentWidget(m_validity);
+    connect(m_chipEditor, &elk::widgets::ChipEditor::statusMessage, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 5000); });
+    connect(m_chipEditor, &elk::widgets::ChipEditor::validityChanged, this, &MainWindow::updateRunAction);
+    connect(m_chipEditor, &elk::widgets::ChipEditor::specChanged, this, &MainWindow::updateTitle);
+    connect(m_chipEditor->undoStack(), &QUndoStack::cleanChanged, this,
+            [this](bool clean) { setWindowModified(!clean); });
+    connect(m_modelLoader, &ModelLoader::modelLoaded, this, &MainWindow::onModelLoaded);
+    updateRunAction();
+    updateTitle();
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+        const QSize available = screen() ? screen()->availableSize() : QSize(1280, 800);
+        resize(available.boundedTo(QSize(1600, 1000)) * 0.95);
+    }
+    restoreState(settings.value(kStateKey).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenusAndToolBar()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open chip…"));
     open->setShortcut(QKeySequence::Open);
@@ -34,6 +77,10 @@ MainWindow::MainWindow(QWidget* parent)
     QAction* save = file->addAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save chip…"));
     save->setShortcut(QKeySequence::Save);
     connect(save, &QAction::triggered, m_chipEditor, &elk::widgets::ChipEditor::saveJsonDialog);
+    QAction* openModelAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-import")), tr("Open &model…"));
+    openModelAction->setObjectName(QStringLiteral("openModelAction"));
+    openModelAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_O);
+    connect(openModelAction, &QAction::triggered, this, &MainWindow::openModelDialog);
     file->addSeparator();
     QAction* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -55,38 +102,86 @@ MainWindow::MainWindow(QWidget* parent)
     tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     tools->addAction(open);
     tools->addAction(save);
+    tools->addAction(openModelAction);
     tools->addSeparator();
     tools->addAction(m_runAction);
+}
 
-    m_validity = new QLabel;
-    statusBar()->addPermanentWidget(m_validity);
-    connect(m_chipEditor, &elk::widgets::ChipEditor::statusMessage, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 5000); });
-    connect(m_chipEditor, &elk::widgets::ChipEditor::validityChanged, this, &MainWindow::onValidityChanged);
-    connect(m_chipEditor, &elk::widgets::ChipEditor::specChanged, this, &MainWindow::updateTitle);
-    connect(m_chipEditor->undoStack(), &QUndoStack::cleanChanged, this,
-            [this](bool clean) { setWindowModified(!clean); });
-    onValidityChanged(m_chipEditor->isValid());
-    updateTitle();
+QString MainWindow::openWorkspace(const elk::run::Workspace& workspace)
+{
+    m_run = runParametersOf(workspace.run);
+    if (!workspace.modelPath.empty())
+        openModel(QString::fromStdString(workspace.modelPath));
+    return openChip(QString::fromStdString(workspace.chip));
+}
 
-    resize(1280, 800);
-    QSettings settings;
-    restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray());
+QString MainWindow::openChip(const QString& presetOrPath)
+{
+    if (elk::chip::findBuiltinPreset(presetOrPath.toStdString())) {
+        m_chipEditor->loadPreset(presetOrPath);
+    } else if (QFileInfo::exists(presetOrPath)) {
+        if (!m_chipEditor->loadJsonFile(presetOrPath))
+            return m_chipEditor->fileError();
+    } else {
+        QStringList names;
+        for (const auto& preset : elk::chip::builtinPresets())
+            names << QString::fromStdString(preset.name);
+        return tr("%1: no such chip preset or file (presets: %2)").arg(presetOrPath, names.join(QStringLiteral(", ")));
+    }
+    m_chipEditor->undoStack()->clear(); // the opened chip is the starting point, not an undoable step
+    return {};
+}
+
+void MainWindow::openModel(const QString& path)
+{
+    m_modelView->showLoading(path);
+    updateRunAction();
+    statusBar()->showMessage(tr("Loading model %1…").arg(QFileInfo(path).fileName()));
+    m_modelLoader->start(path, m_run);
+}
+
+void MainWindow::openModelDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), m_lastModelDirectory,
+                                                      tr("Elk graph models (*.elk.json);;JSON files (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    m_lastModelDirectory = QFileInfo(path).absolutePath();
+    openModel(path);
+}
+
+void MainWindow::onModelLoaded(std::shared_ptr<const elk::widgets::ModelSnapshot> snapshot)
+{
+    if (snapshot->ok()) {
+        const elk::model::GraphSummary& summary = snapshot->summary;
+        statusBar()->showMessage(tr("Model %1 loaded: %2 ops, %3")
+                                     .arg(QString::fromStdString(summary.name), elk::widgets::formatCount(summary.opCount),
+                                          elk::widgets::formatFlops(summary.flops)),
+                                 kStatusMs);
+    } else {
+        statusBar()->showMessage(tr("Model not loaded: %1").arg(snapshot->error.section(QLatin1Char('\n'), 0, 0)));
+    }
+    m_modelView->setSummary(std::move(snapshot));
+    updateRunAction();
 }
 
 void MainWindow::onRunRequested()
 {
     // Nothing runs yet: the compiler and simulator arrive with their own issues.
-    statusBar()->showMessage(tr("Running a model arrives with the compiler issue; nothing was run."), 8000);
+    statusBar()->showMessage(tr("Running a model arrives with the compiler issue; nothing was run."), kStatusMs);
 }
 
-void MainWindow::onValidityChanged(bool valid)
+void MainWindow::updateRunAction()
 {
-    m_runAction->setEnabled(valid);
-    m_runAction->setToolTip(valid ? tr("Run the model on this chip") : tr("Fix the chip spec's problems to run"));
+    const bool chipValid = m_chipEditor->isValid();
+    const auto model = m_modelView->summary();
+    const bool modelLoaded = model && model->ok();
+    m_runAction->setEnabled(chipValid && modelLoaded);
+    m_runAction->setToolTip(!chipValid     ? tr("Fix the chip spec's problems to run")
+                                : !modelLoaded ? tr("Open a model that loads without problems to run")
+                                               : tr("Run the model on this chip"));
     const int problems = int(m_chipEditor->problems().size());
-    m_validity->setText(valid ? tr("Chip spec valid") : tr("Chip spec: %n problem(s)", nullptr, problems));
+    m_validity->setText(chipValid ? tr("Chip spec valid") : tr("Chip spec: %n problem(s)", nullptr, problems));
 }
 
 void MainWindow::updateTitle()
@@ -94,7 +189,7 @@ void MainWindow::updateTitle()
     const QString name = QString::fromStdString(m_chipEditor->spec().name);
     setWindowTitle(tr("%1[*] — Elk Studio").arg(name.isEmpty() ? tr("untitled chip") : name));
     if (!m_chipEditor->isValid())
-        onValidityChanged(false); // the problem count changes without a validity change
+        updateRunAction(); // the problem count changes without a validity change
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
