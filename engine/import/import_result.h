@@ -1,0 +1,52 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/model/graph.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace elk::import {
+
+/// Values for the symbolic dimensions of a model file. `batch`, `seqLen` and `kvLen` bind the
+/// conventional names (batch: "batch", "batch_size", "N", "B"; new tokens: "seq", "sequence",
+/// "seq_len", "sequence_length", "T"; cached tokens: "past", "past_len", "kv_len",
+/// "past_sequence_length", "P"); `named` binds any other dim_param by its exact name and wins
+/// over the conventional bindings.
+struct DimBindings {
+    std::optional<std::int64_t> batch;
+    std::optional<std::int64_t> seqLen;
+    std::optional<std::int64_t> kvLen;
+    std::map<std::string, std::int64_t> named;
+};
+
+struct ImportOptions {
+    DimBindings dims;
+    /// Upper bounds the rest of the engine relies on; a file beyond them is refused, not truncated.
+    std::int64_t maxNodes = 1'000'000;
+    int maxRank = 8;
+};
+
+/// One problem, located as precisely as the format allows.
+struct ImportIssue {
+    std::string location; ///< "node 'name' (OpType, domain)", "line L, column C", "/nodes/3", or "" for the file
+    std::string message;  ///< what was found and what was expected
+    bool operator==(const ImportIssue&) const = default;
+};
+
+/// What an importer returns. On errors the graph is unspecified (possibly partial) and must not be used.
+struct ImportResult {
+    model::Graph graph;
+    std::vector<ImportIssue> errors;   ///< non-empty: the import failed
+    std::vector<ImportIssue> warnings; ///< the import succeeded, but something was approximated
+    bool ok() const { return errors.empty(); }
+};
+
+/// "FILE: location: message" (location omitted when empty).
+std::string toString(const std::string& file, const ImportIssue& issue);
+
+} // namespace elk::import
