@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/json_text.h"
+
 namespace elk::chip {
 
 namespace {
@@ -22,23 +24,9 @@ constexpr std::string_view kSchema = "elk.chip/1";
 // Field name used for problems with the document as a whole (the empty JSON pointer is unreadable in messages).
 constexpr std::string_view kRootField = "/";
 
-std::string escapePointerToken(std::string_view key)
-{
-    std::string out;
-    for (char c : key) {
-        if (c == '~')
-            out += "~0";
-        else if (c == '/')
-            out += "~1";
-        else
-            out += c;
-    }
-    return out;
-}
-
 std::string childPointer(const std::string& pointer, std::string_view key)
 {
-    return pointer + "/" + escapePointerToken(key);
+    return pointer + "/" + jsonPointerToken(key);
 }
 
 std::string jsonQuoted(std::string_view text)
@@ -72,39 +60,6 @@ std::string describe(const Json& value)
     default:
         return "number " + value.dump();
     }
-}
-
-/// 1-based line and column of the character at 0-based `index`.
-std::string lineColumn(std::string_view text, std::size_t index)
-{
-    index = std::min(index, text.size());
-    std::size_t line = 1;
-    std::size_t lineStart = 0;
-    for (std::size_t i = 0; i < index; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(index - lineStart + 1);
-}
-
-/// nlohmann's what() without "[json.exception.x.N] parse error at line L, column C: "; our field says where.
-std::string stripExceptionPrefix(const std::string& what)
-{
-    std::size_t start = 0;
-    if (!what.empty() && what.front() == '[') {
-        const std::size_t close = what.find("] ");
-        if (close != std::string::npos)
-            start = close + 2;
-    }
-    std::string rest = what.substr(start);
-    if (rest.rfind("parse error", 0) == 0) {
-        const std::size_t colon = rest.find(": ");
-        if (colon != std::string::npos)
-            rest = rest.substr(colon + 2);
-    }
-    return rest;
 }
 
 /// Records duplicate object keys while nlohmann parses (it would silently keep the last one).
@@ -420,7 +375,7 @@ std::string locateNumberLiteral(std::string_view text, const std::string& what)
     if (open == std::string::npos || close <= open + 1)
         return std::string(kRootField);
     const std::size_t at = text.find(std::string_view(what).substr(open + 1, close - open - 1));
-    return at == std::string_view::npos ? std::string(kRootField) : lineColumn(text, at);
+    return at == std::string_view::npos ? std::string(kRootField) : positionText(textPositionAt(text, at));
 }
 
 } // namespace
@@ -435,12 +390,11 @@ ChipParseResult chipSpecFromJson(std::string_view jsonText)
             jsonText.begin(), jsonText.end(),
             [&duplicates](int, Json::parse_event_t event, Json& parsed) { return duplicates.onEvent(event, parsed); });
     } catch (const Json::parse_error& error) {
-        // error.byte counts the characters read, the offending one included.
-        const std::size_t index = error.byte > 0 ? error.byte - 1 : 0;
-        result.errors.push_back({lineColumn(jsonText, index), stripExceptionPrefix(error.what())});
+        result.errors.push_back(
+            {positionText(parseErrorPosition(jsonText, error.byte)), jsonSyntaxReason(error.what())});
         return result;
     } catch (const Json::exception& error) {
-        result.errors.push_back({locateNumberLiteral(jsonText, error.what()), stripExceptionPrefix(error.what())});
+        result.errors.push_back({locateNumberLiteral(jsonText, error.what()), jsonSyntaxReason(error.what())});
         return result;
     }
     if (!root.is_object()) {

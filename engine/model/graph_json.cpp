@@ -12,6 +12,8 @@
 #include <set>
 #include <sstream>
 
+#include "engine/core/json_text.h"
+
 namespace elk::model {
 
 namespace {
@@ -20,20 +22,6 @@ namespace {
 
     // ---------------------------------------------------------------------------------------------
     // Reading
-
-    std::string pointerToken(const std::string& key)
-    {
-        std::string escaped; // RFC 6901: '~' -> "~0", '/' -> "~1"
-        for (char c : key) {
-            if (c == '~')
-                escaped += "~0";
-            else if (c == '/')
-                escaped += "~1";
-            else
-                escaped += c;
-        }
-        return escaped;
-    }
 
     std::string quotedJson(const std::string& text)
     {
@@ -104,9 +92,10 @@ namespace {
         std::string pointer(std::size_t depth) const
         {
             std::string path;
-            for (std::size_t i = 0; i < depth; ++i)
-                path
-                    += "/" + (m_frames[i].isObject ? pointerToken(m_frames[i].key) : std::to_string(m_frames[i].index));
+            for (std::size_t i = 0; i < depth; ++i) {
+                const Frame& frame = m_frames[i];
+                path += "/" + (frame.isObject ? jsonPointerToken(frame.key) : std::to_string(frame.index));
+            }
             return path;
         }
 
@@ -140,7 +129,7 @@ namespace {
                         allowed += std::string(allowed.empty() ? "" : ", ") + k;
                     for (const char* k : optional)
                         allowed += std::string(allowed.empty() ? "" : ", ") + k;
-                    fail(pointer + "/" + pointerToken(key),
+                    fail(pointer + "/" + jsonPointerToken(key),
                         "unknown key " + quotedJson(key) + "; allowed keys: " + allowed);
                 }
             }
@@ -395,30 +384,6 @@ namespace {
         std::map<std::string, std::string> m_tensorPointer; ///< tensor name -> pointer of its declaration
     };
 
-    // Line and column (1-based) of the character at byte offset `byte` (nlohmann's 1-based count of
-    // bytes read when the error was detected).
-    std::pair<int, int> lineAndColumn(std::string_view text, std::size_t byte)
-    {
-        const std::size_t position = std::min(byte > 0 ? byte - 1 : 0, text.size());
-        int line = 1;
-        std::size_t lineStart = 0;
-        for (std::size_t i = 0; i < position; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                lineStart = i + 1;
-            }
-        }
-        return { line, int(position - lineStart) + 1 };
-    }
-
-    // nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix.
-    std::string syntaxMessage(const std::string& what)
-    {
-        const std::size_t column = what.find("column ");
-        const std::size_t colon = column == std::string::npos ? std::string::npos : what.find(": ", column);
-        return colon == std::string::npos ? what : what.substr(colon + 2);
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Writing
 
@@ -473,10 +438,10 @@ GraphParseResult graphFromJson(std::string_view jsonText)
         document = json::parse(jsonText.begin(), jsonText.end(),
             [&tracker](int depth, json::parse_event_t event, json& parsed) { return tracker(depth, event, parsed); });
     } catch (const json::parse_error& error) {
-        const auto [line, column] = lineAndColumn(jsonText, error.byte);
+        const TextPosition position = parseErrorPosition(jsonText, error.byte);
         result.errors.clear(); // duplicate keys found before the syntax error do not matter now
-        result.errors.push_back({ "line " + std::to_string(line) + ", column " + std::to_string(column),
-            syntaxMessage(error.what()), line, column });
+        result.errors.push_back({ positionText(position), jsonSyntaxReason(error.what()), int(position.line),
+            int(position.column) });
         return result;
     }
     Reader reader(result.errors);

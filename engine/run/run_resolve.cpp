@@ -8,6 +8,7 @@
 
 #include "engine/chip/chip_spec_json.h"
 #include "engine/chip/presets.h"
+#include "engine/core/json_text.h"
 #include "engine/core/read_file.h"
 #include "engine/core/sha256.h"
 #include "engine/core/version.h"
@@ -38,21 +39,21 @@ namespace {
         return text.substr(0, prefix.size()) == prefix;
     }
 
-    /// "a.b.c" → "/a/b/c"; a name starting with '/' already is a pointer.
+    /// "a.b.c" → "/a/b/c", each name between dots taken literally; a name starting with '/' already
+    /// is a pointer.
     std::string toPointer(const std::string& name)
     {
         if (startsWith(name, "/"))
             return name;
-        std::string pointer = "/";
-        for (char c : name) {
-            if (c == '.')
-                pointer += '/';
-            else if (c == '~')
-                pointer += "~0";
-            else
-                pointer += c;
+        std::string pointer;
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t dot = name.find('.', start);
+            pointer += "/" + jsonPointerToken(std::string_view(name).substr(start, dot - start));
+            if (dot == std::string::npos)
+                return pointer;
+            start = dot + 1;
         }
-        return pointer;
     }
 
     /// The value of an override: JSON when it parses as JSON, otherwise the bare text as a string

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/chip/chip_spec_json.h"
+#include "engine/core/json_text.h"
 
 namespace elk::run {
 
@@ -21,23 +22,9 @@ namespace {
 
     constexpr const char* kSchema = "elk.runspec/1";
 
-    std::string escapePointerToken(const std::string& key)
-    {
-        std::string token;
-        for (char c : key) {
-            if (c == '~')
-                token += "~0";
-            else if (c == '/')
-                token += "~1";
-            else
-                token += c;
-        }
-        return token;
-    }
-
     std::string child(const std::string& pointer, const std::string& key)
     {
-        return pointer + "/" + escapePointerToken(key);
+        return pointer + "/" + jsonPointerToken(key);
     }
 
     /// Integral doubles become integers; non-finite numbers cannot be written as JSON at all.
@@ -181,28 +168,6 @@ namespace {
         std::vector<FieldError>& m_errors;
     };
 
-    /// nlohmann reports the byte offset of a syntax error; users need line and column.
-    FieldError syntaxError(std::string_view text, const json::parse_error& e)
-    {
-        const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-        std::size_t line = 1;
-        std::size_t lineStart = 0;
-        for (std::size_t i = 0; i < end; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                lineStart = i + 1;
-            }
-        }
-        const std::size_t column = end - lineStart + 1;
-        // what() is "[json.exception.parse_error.101] parse error at line L, column C: <reason>".
-        std::string reason = e.what();
-        const std::size_t columnAt = reason.find("column ");
-        const std::size_t colon = reason.find(": ", columnAt == std::string::npos ? 0 : columnAt);
-        if (colon != std::string::npos)
-            reason = reason.substr(colon + 2);
-        return { "line " + std::to_string(line) + ", column " + std::to_string(column), reason };
-    }
-
     void readModel(Reader& reader, const json& root, ModelRef& model)
     {
         const json* value = reader.member(root, "", "model");
@@ -289,7 +254,8 @@ RunSpecParseResult runSpecFromJson(std::string_view jsonText)
     try {
         root = json::parse(jsonText.begin(), jsonText.end());
     } catch (const json::parse_error& e) {
-        result.errors.push_back(syntaxError(jsonText, e));
+        // nlohmann reports a byte offset; users need line and column.
+        result.errors.push_back({ positionText(parseErrorPosition(jsonText, e.byte)), jsonSyntaxReason(e.what()) });
         return result;
     }
 

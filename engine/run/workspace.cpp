@@ -3,6 +3,7 @@
 #include "engine/run/workspace.h"
 
 #include "engine/chip/presets.h"
+#include "engine/core/json_text.h"
 #include "engine/core/read_file.h"
 
 #include <filesystem>
@@ -13,21 +14,6 @@ namespace elk::run {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string lineColumnOf(std::string_view text, std::size_t byteOffset)
-{
-    std::size_t line = 1;
-    std::size_t column = 1;
-    for (std::size_t i = 0; i < byteOffset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
 
 std::string resolveAgainst(const std::string& folder, const std::string& path)
 {
@@ -143,8 +129,9 @@ WorkspaceParseResult workspaceFromJson(std::string_view jsonText, const std::str
     try {
         root = Json::parse(jsonText);
     } catch (const Json::parse_error& error) {
-        const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
-        errors.push_back({ lineColumnOf(jsonText, offset), "invalid JSON: " + std::string(error.what()) });
+        // The field already says where; nlohmann's what() would say it again.
+        const TextPosition position = parseErrorPosition(jsonText, error.byte);
+        errors.push_back({ positionText(position), "invalid JSON: " + jsonSyntaxReason(error.what()) });
         return result;
     }
     if (!root.is_object()) {

@@ -118,6 +118,18 @@ private slots:
         QVERIFY2(errors.contains(message), qPrintable(errors));
     }
 
+    void syntaxErrorSaysWhereOnce()
+    {
+        const auto parsed = elk::run::workspaceFromJson("{\"schema\": \"elk.workspace/1\",\n  \"model\" 3}", "w.json");
+        QCOMPARE(parsed.errors.size(), std::size_t(1));
+        const auto& error = parsed.errors.front();
+        QCOMPARE(QString::fromStdString(error.field), u"line 2, column 11"_s);
+        const QString message = QString::fromStdString(error.message);
+        QVERIFY2(message.startsWith(u"invalid JSON: syntax error"_s), qPrintable(message));
+        // nlohmann's own "[json.exception...] parse error at line L, column C: " would repeat the field.
+        QVERIFY2(!message.contains(u"json.exception"_s) && !message.contains(u"line "_s), qPrintable(message));
+    }
+
     void missingFileIsAnError()
     {
         const auto parsed = elk::run::loadWorkspaceFile("/nonexistent/elk/ws.json");
