@@ -67,6 +67,10 @@ Commands:
                                    print the fully resolved run spec and its cache key
   workspace FILE                   open a workspace (model + chip + run): model summary,
                                    chip summary, resolved run spec and its cache key
+  inspect MODEL [--batch B] [--seq S] [--kv K] [--phase decode|prefill|train] [--json]
+                                   a model file or bundled model (llama2-13b, llama2-70b,
+                                   opt-30b, gemma2-27b, dit-xl): ops, layers, params,
+                                   FLOPs, weight/KV/HBM bytes per step
 
 Options:
   -h, --help       show this help ('elk <command> --help' for a command's options)
@@ -100,6 +104,8 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runRunSpec(rest, io);
         if (first == u"workspace"_s)
             return cli::runWorkspace(rest, io);
+        if (first == u"inspect"_s)
+            return cli::runInspect(rest, io);
         if (first.startsWith(u'-'))
             io.err << "elk: unknown option '" << first << "'\n\n" << usageText();
         else

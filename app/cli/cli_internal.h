@@ -25,6 +25,7 @@ int runPresets(const QStringList& args, Io io);
 int runChip(const QStringList& args, Io io);
 int runRunSpec(const QStringList& args, Io io);
 int runWorkspace(const QStringList& args, Io io);
+int runInspect(const QStringList& args, Io io);
 
 /// One line: name, chips × cores, SRAM per core, clock, interconnect, HBM bandwidth and capacity.
 QString chipSummary(const chip::ChipSpec& spec);

@@ -16,7 +16,8 @@ namespace elk::import {
 /// conventional names (batch: "batch", "batch_size", "N", "B"; new tokens: "seq", "sequence",
 /// "seq_len", "sequence_length", "T"; cached tokens: "past", "past_len", "kv_len",
 /// "past_sequence_length", "P"); `named` binds any other dim_param by its exact name and wins
-/// over the conventional bindings.
+/// over the conventional bindings. A dim_param that is an expression of names ("past + seq",
+/// "batch * seq") takes the value the expression gives.
 struct DimBindings {
     std::optional<std::int64_t> batch;
     std::optional<std::int64_t> seqLen;
@@ -28,7 +29,16 @@ struct ImportOptions {
     DimBindings dims;
     /// Upper bounds the rest of the engine relies on; a file beyond them is refused, not truncated.
     std::int64_t maxNodes = 1'000'000;
+    /// Rank of the model's tensors. A Graph IR tensor may have up to twice as many axes: the ONNX
+    /// importer splits stored axes where reshapes regroup them ([B, S, 4096] read as heads is
+    /// stored as [B, S, 32, 128]).
     int maxRank = 8;
+    /// ONNX import: also run ONNX 1.12's shape inference (opset <= 17) and warn wherever its shapes
+    /// differ from the importer's own rules (a self-check for tests; costs time on large graphs).
+    bool crossCheckShapes = false;
+    /// Integer graph inputs whose values are fixed at import time (a window length or a position
+    /// passed as a tensor), by input name, row-major. Shape arithmetic on them folds.
+    std::map<std::string, std::vector<std::int64_t>> inputValues;
 };
 
 /// One problem, located as precisely as the format allows.

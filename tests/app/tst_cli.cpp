@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -86,6 +89,16 @@ private slots:
         writeFile(u"ws-broken-model.json"_s,
             "{\"schema\": \"elk.workspace/1\", \"model\": \"broken.elk.json\", \"chip\": \"ipu-mk2-hbm\"}");
         writeFile(u"broken.elk.json"_s, "{\"schema\": \"elk.graph/1\",\n  \"ops\": [\n");
+        writeFile(u"model.txt"_s, "not a model\n");
+        // NNFusion einstein_v2: a Dot of the batch placeholder 99 by a weight, then exp.
+        writeFile(u"tiny-einstein.json"_s,
+            "[[1, \" - einstein_v2(\\\" output0[N0, N2] +=! input0[N0, N1] * input1[N1, N2] \\\", "
+            "input_dict={ \\\"input0\\\" : {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [99, 64]}, "
+            "\\\"input1\\\": {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [64, 32]} })\", \"Dot\", [[100, 0], [101, 0]]],\n"
+            " [2, \" - einstein_v2(\\\" output0[N0, N1] = input0[N0, N1].call(`exp`) \\\", "
+            "input_dict={ \\\"input0\\\" : {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [99, 32]} })\", \"Exp\", [[1, 0]]],\n"
+            " [3, \"\", \"Result\", [[2, 0]]]]\n");
+        writeFile(u"bad-einstein.json"_s, "[[1, \"bad\", \"Dot\", [[100, 0]]]]");
     }
 
     void exitCodesAndMessages_data()
@@ -212,6 +225,75 @@ private slots:
             << QStringList { u"workspace"_s, u"ws-broken-model.json"_s } << 2 << u"broken.elk.json: "_s;
         QTest::addRow("workspace: invalid chip file")
             << QStringList { u"workspace"_s, u"ws-bad-chip.json"_s } << 2 << u"/coresPerChip"_s;
+        const QString sample = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json");
+        const QStringList inspect { u"inspect"_s };
+        QTest::addRow("inspect: sample op count")
+            << inspect + QStringList { sample } << 0 << u"ops: 18 (12 distinct expressions)"_s;
+        QTest::addRow("inspect: sample op kinds") << inspect + QStringList { sample } << 0
+                                                  << u"op kinds: unary 1 elementwise 3 matmul 9 slice 2 softmax 1"_s;
+        QTest::addRow("inspect: sample is one layer") << inspect + QStringList { sample } << 0
+                                                      << u"layers: 1 × 18 ops (prefix 0, suffix 0)"_s;
+        QTest::addRow("inspect: sample weights")
+            << inspect + QStringList { sample } << 0 << u"weight bytes: 634,408,960 (634.4 MB)"_s;
+        QTest::addRow("inspect: sample KV") << inspect + QStringList { sample } << 0
+                                            << u"KV bytes: 671,416,320 (671.4 MB): read 671.1 MB, written 327.7 kB"_s;
+        QTest::addRow("inspect: --help") << inspect + QStringList { u"--help"_s } << 0 << u"--phase <PHASE>"_s;
+        QTest::addRow("inspect: listed in help") << QStringList { u"help"_s } << 0 << u"inspect MODEL"_s;
+        QTest::addRow("inspect: no model") << inspect << 2 << u"elk inspect: no MODEL given"_s;
+        QTest::addRow("inspect: two models")
+            << inspect + QStringList { sample, sample } << 2 << u"expected exactly one MODEL"_s;
+        QTest::addRow("inspect: missing file")
+            << inspect + QStringList { u"absent.elk.json"_s } << 2 << u"absent.elk.json: cannot read: no such file"_s;
+        QTest::addRow("inspect: a directory")
+            << inspect + QStringList { u"folder.json"_s } << 2 << u"folder.json: cannot read: is a directory"_s;
+        QTest::addRow("inspect: unknown bundled name") << inspect + QStringList { u"llama9"_s } << 2
+                                                       << u"'llama9' is neither a file nor a bundled model (llama2-13b"_s;
+        QTest::addRow("inspect: broken model names line")
+            << inspect + QStringList { u"broken.elk.json"_s } << 2 << u"broken.elk.json: line "_s;
+        QTest::addRow("inspect: unknown format")
+            << inspect + QStringList { u"model.txt"_s } << 2 << u"model.txt: unknown model format"_s;
+        QTest::addRow("inspect: shape options on an elk.graph file")
+            << inspect + QStringList { sample, u"--batch"_s, u"4"_s } << 2 << u"do not apply to an elk.graph file"_s;
+        QTest::addRow("inspect: batch not a number") << inspect + QStringList { sample, u"--batch"_s, u"x"_s } << 2
+                                                     << u"elk inspect: --batch: 'x' is not an integer"_s;
+        QTest::addRow("inspect: batch 0")
+            << inspect + QStringList { sample, u"--batch"_s, u"0"_s } << 2 << u"--batch: 0 is out of range 1.."_s;
+        QTest::addRow("inspect: unknown phase") << inspect + QStringList { u"llama2-13b"_s, u"--phase"_s, u"sideways"_s }
+                                                << 2 << u"--phase: 'sideways' is not decode, prefill or train"_s;
+        QTest::addRow("inspect: train with a KV cache")
+            << inspect + QStringList { u"llama2-13b"_s, u"--phase"_s, u"train"_s, u"--kv"_s, u"8"_s } << 2
+            << u"--kv: a training step has no KV cache"_s;
+        QTest::addRow("inspect: einstein_v2 file")
+            << inspect + QStringList { u"tiny-einstein.json"_s, u"--batch"_s, u"4"_s } << 0
+            << u"op kinds: unary 1 matmul 1\n"_s;
+        QTest::addRow("inspect: einstein_v2 batch bound") // 2 · 4 · 32 · 64 + 4 · 32
+            << inspect + QStringList { u"tiny-einstein.json"_s, u"--batch"_s, u"4"_s } << 0
+            << u"FLOPs/step: 16,512 "_s;
+        QTest::addRow("inspect: einstein_v2 bad kernel names the node")
+            << inspect + QStringList { u"bad-einstein.json"_s } << 2 << u"bad-einstein.json: node 1 (Dot)"_s;
+        QTest::addRow("inspect: einstein_v2 cannot train")
+            << inspect + QStringList { u"tiny-einstein.json"_s, u"--phase"_s, u"train"_s } << 2
+            << u"a training step needs a bundled model"_s;
+        // The issue's example; hand calculation in tst_graph_analysis (bundledLlama2_13bDecode).
+        const QStringList llama13 = inspect + QStringList { u"llama2-13b"_s, u"--batch"_s, u"32"_s, u"--seq"_s, u"2048"_s };
+        QTest::addRow("inspect: llama2-13b layers") << llama13 << 0 << u"layers: 40 × "_s;
+        QTest::addRow("inspect: llama2-13b params") << llama13 << 0 << u"params: 13,015,864,320 (13.02 G)\n"_s;
+        QTest::addRow("inspect: llama2-13b weights") << llama13 << 0 << u"weight bytes: 26,031,728,640 (26.03 GB)"_s;
+        QTest::addRow("inspect: llama2-13b KV") << llama13 << 0 << u"KV bytes: 53,7"_s;
+        QTest::addRow("inspect: llama2-13b decode over the KV cache")
+            << llama13 << 0 << u"decode, batch 32, 1 new token over a KV cache of 2048"_s;
+        QTest::addRow("inspect: --kv overrides --seq in decode")
+            << llama13 + QStringList { u"--kv"_s, u"4096"_s } << 0 << u"over a KV cache of 4096"_s;
+        QTest::addRow("inspect: bundled ONNX file")
+            << inspect + QStringList { QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-decode.onnx"),
+                   u"--batch"_s, u"32"_s, u"--seq"_s, u"2048"_s }
+            << 0 << u"weight bytes: 26,031,728,640 (26.03 GB)"_s;
+        QTest::addRow("inspect: dit-xl patch tokens")
+            << inspect + QStringList { u"dit-xl"_s, u"--phase"_s, u"prefill"_s } << 0 << u"256 patch tokens"_s;
+        QTest::addRow("inspect: dit-xl has no decode step")
+            << inspect + QStringList { u"dit-xl"_s } << 2 << u"dit-xl has no decode phase; it has prefill, train"_s;
+        QTest::addRow("inspect: ONNX garbage names the file")
+            << inspect + QStringList { u"tiny.onnx"_s } << 2 << u"tiny.onnx: "_s;
         QTest::addRow("delay-compute not on/off")
             << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--delay-compute"_s, u"maybe"_s } << 2
             << u"--delay-compute: 'maybe' is not on or off"_s;
@@ -234,6 +316,41 @@ private slots:
             QVERIFY2(result.out.isEmpty() || args.contains(u"good.json"_s),
                 qPrintable(diagnostics)); // errors only on stderr
         }
+    }
+
+    // --json prints exactly the documented keys; values are the sample's (sample_models/README.md).
+    void inspectJson()
+    {
+        const CliResult result = runElk({ u"inspect"_s,
+            QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json"), u"--json"_s });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(result.out.toUtf8(), &error);
+        QVERIFY2(document.isObject(), qPrintable(error.errorString()));
+        const QJsonObject object = document.object();
+        QStringList keys = object.keys();
+        keys.sort();
+        QStringList expected { u"name"_s, u"ops"_s, u"layers"_s, u"ops_per_layer"_s, u"params"_s, u"flops_per_step"_s,
+            u"weight_bytes"_s, u"kv_bytes"_s, u"hbm_bytes_per_step"_s, u"op_kinds"_s };
+        expected.sort();
+        QCOMPARE(keys, expected);
+        QCOMPARE(object.value(u"name"_s).toString(), u"llama2-13b-layer-decode"_s);
+        QCOMPARE(object.value(u"ops"_s).toInteger(), 18);
+        QCOMPARE(object.value(u"layers"_s).toInteger(), 1);
+        QCOMPARE(object.value(u"ops_per_layer"_s).toInteger(), 18);
+        QCOMPARE(object.value(u"params"_s).toInteger(), 317'204'480);
+        QCOMPARE(object.value(u"flops_per_step"_s).toInteger(), 10'829'119'488);
+        QCOMPARE(object.value(u"weight_bytes"_s).toInteger(), 634'408'960);
+        QCOMPARE(object.value(u"kv_bytes"_s).toInteger(), 671'416'320);
+        QVERIFY(object.value(u"hbm_bytes_per_step"_s).toInteger() > object.value(u"weight_bytes"_s).toInteger()
+                + object.value(u"kv_bytes"_s).toInteger());
+        const QJsonObject kinds = object.value(u"op_kinds"_s).toObject();
+        QCOMPARE(kinds.value(u"matmul"_s).toInteger(), 9);
+        QCOMPARE(kinds.value(u"normalization"_s).toInteger(), 2);
+        qint64 total = 0;
+        for (const QJsonValue& count : kinds)
+            total += count.toInteger();
+        QCOMPARE(total, 18);
     }
 
     void presetsListsEveryBuiltinPreset()

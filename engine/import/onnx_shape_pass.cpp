@@ -1,0 +1,264 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Shapes and constants node by node. Own rules come first at every opset (ONNX 1.12 gives wrong
+// shapes for ops changed in opsets 18+ without complaint); ONNX shape inference runs once, only
+// when a node of an opset <= 17 model has no own rule, and declared value_info comes last.
+#include "engine/import/onnx_passes.h"
+#include "engine/import/onnx_shapes.h"
+
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+namespace elk::import::onnx_detail {
+
+namespace {
+
+    // Concrete dims of a declared type (symbolic dims bound); nullopt when any dim is unknown.
+    std::optional<std::vector<std::int64_t>> concreteDims(const Context& ctx, const onnx::TypeProto& type)
+    {
+        if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+            return std::nullopt;
+        std::vector<std::int64_t> dims;
+        for (const auto& dim : type.tensor_type().shape().dim()) {
+            if (dim.has_dim_value()) {
+                dims.push_back(dim.dim_value());
+                continue;
+            }
+            bool isKv = false;
+            const auto bound = dim.has_dim_param() ? lookupDim(ctx.options.dims, dim.dim_param(), isKv) : std::nullopt;
+            if (!bound)
+                return std::nullopt;
+            dims.push_back(*bound);
+        }
+        return dims;
+    }
+
+    bool fallbackShapes(Context& ctx, const NodeRec& node)
+    {
+        const bool libraryApplies = !node.domain.empty() || node.opset <= kLibraryOpset;
+        std::vector<std::string> missing;
+        for (int id : node.outputs) {
+            if (id < 0 || ctx.value(id).hasShape)
+                continue;
+            Value& v = ctx.value(id);
+            if (libraryApplies) {
+                runLibraryShapeInference(ctx);
+                const auto it = ctx.libraryShapes.types.find(v.name);
+                if (it != ctx.libraryShapes.types.end()) {
+                    if (const auto dims = concreteDims(ctx, it->second)) {
+                        v.elemType = it->second.tensor_type().elem_type();
+                        v.shape = *dims;
+                        v.hasShape = true;
+                        continue;
+                    }
+                }
+            }
+            const auto declared = ctx.declared.find(v.name);
+            if (declared != ctx.declared.end()) {
+                if (const auto dims = concreteDims(ctx, *declared->second)) {
+                    v.elemType = declared->second->tensor_type().elem_type();
+                    v.shape = *dims;
+                    v.hasShape = true;
+                    continue;
+                }
+            }
+            missing.push_back(v.name);
+        }
+        if (missing.empty())
+            return true;
+        std::string why = libraryApplies
+            ? (ctx.libraryError.empty() ? "ONNX shape inference gave none"
+                                        : "ONNX shape inference failed: " + ctx.libraryError)
+            : "ONNX 1.12's shape inference stops at opset " + std::to_string(kLibraryOpset);
+        ctx.error(node.label,
+            "cannot determine the shape of output '" + missing.front()
+                + "': the importer has no rule for it (its size depends on run-time data or parameters), " + why
+                + "; declaring it in value_info would help");
+        return false;
+    }
+
+    bool checkOutputs(Context& ctx, const NodeRec& node)
+    {
+        for (int id : node.outputs) {
+            if (id < 0)
+                continue;
+            const Value& v = ctx.value(id);
+            if (!v.hasShape) {
+                ctx.error(node.label, "internal: output '" + v.name + "' has no shape");
+                return false;
+            }
+            if (!dtypeOf(v.elemType)) {
+                ctx.error(node.label,
+                    "output tensor '" + v.name + "' has element type " + elemTypeName(v.elemType)
+                        + ", which cannot be modelled");
+                return false;
+            }
+            if (int(v.shape.size()) > ctx.options.maxRank) {
+                ctx.error(node.label,
+                    "output '" + v.name + "' has rank " + std::to_string(v.shape.size()) + ", more than the limit "
+                        + std::to_string(ctx.options.maxRank));
+                return false;
+            }
+            if (!checkedElements(v.shape)) {
+                ctx.error(node.label,
+                    "output '" + v.name + "' " + shapeText(v.shape) + " has a negative dim or more than 2^53 elements");
+                return false;
+            }
+            const auto declared = ctx.declared.find(v.name);
+            if (declared == ctx.declared.end())
+                continue;
+            const auto dims = concreteDims(ctx, *declared->second);
+            if (dims && *dims != v.shape) {
+                ctx.error(node.label,
+                    "mismatched shapes: output '" + v.name + "' is " + shapeText(v.shape)
+                        + " by the op's rules, but the model declares " + shapeText(*dims));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // A Cast that widens (int8 -> fp16 weights) is a run-time conversion, not a constant.
+    bool castFolds(const Context& ctx, const NodeRec& node)
+    {
+        const Value* in = inputValue(ctx, node, 0);
+        if (!in || node.outputs.empty() || node.outputs[0] < 0)
+            return true;
+        const auto from = dtypeOf(in->elemType);
+        const auto to = dtypeOf(ctx.value(node.outputs[0]).elemType);
+        return !from || !to || model::bytesPerElement(*to) <= model::bytesPerElement(*from)
+            || checkedElements(in->shape).value_or(0) <= kMaxConstElements;
+    }
+
+    void markConstants(Context& ctx, const NodeRec& node, const ShapeRule* rule)
+    {
+        bool allConst = true;
+        bool allKnown = true;
+        for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+            const Value* v = inputValue(ctx, node, k);
+            if (!v || isParamInput(node, k))
+                continue;
+            allConst = allConst && v->isConst;
+            allKnown = allKnown && (v->constant || checkedElements(v->shape) == 0);
+        }
+        bool folds = rule ? rule->folds : true;
+        if (node.opType == "Cast" || node.opType == "CastLike")
+            folds = castFolds(ctx, node);
+        if (!allConst || !folds)
+            return;
+        for (int id : node.outputs) {
+            if (id >= 0)
+                ctx.value(id).isConst = true;
+        }
+        if (allKnown && rule && rule->eval)
+            rule->eval(ctx, node);
+    }
+
+} // namespace
+
+void runLibraryShapeInference(Context& ctx)
+{
+    if (ctx.libraryShapes.ran)
+        return;
+    ctx.libraryShapes.ran = true;
+    onnx::ModelProto copy = *ctx.model;
+    // Bind the symbolic input dims first, so that inference produces concrete shapes.
+    for (auto& input : *copy.mutable_graph()->mutable_input()) {
+        if (!input.type().has_tensor_type() || !input.type().tensor_type().has_shape())
+            continue;
+        for (auto& dim : *input.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
+            bool isKv = false;
+            if (dim.has_dim_param()) {
+                if (const auto bound = lookupDim(ctx.options.dims, dim.dim_param(), isKv))
+                    dim.set_dim_value(*bound);
+            }
+        }
+    }
+    auto run = [&](int errorMode) {
+        try {
+            onnx::ShapeInferenceOptions options(false, errorMode, true);
+            onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), options);
+            return true;
+        } catch (const onnx::InferenceError& e) {
+            ctx.libraryError = e.what();
+        } catch (const onnx::checker::ValidationError& e) {
+            ctx.libraryError = e.what();
+        } catch (const std::exception& e) {
+            ctx.libraryError = e.what();
+        }
+        return false;
+    };
+    // error_mode 1 reports the first node error; on failure a lenient run still gives the rest.
+    if (!run(1)) {
+        const std::string first = ctx.libraryError;
+        run(0);
+        ctx.libraryError = first;
+    }
+    for (const auto& info : copy.graph().value_info())
+        ctx.libraryShapes.types[info.name()] = info.type();
+    for (const auto& info : copy.graph().output())
+        ctx.libraryShapes.types[info.name()] = info.type();
+}
+
+bool processNode(Context& ctx, int nodeIndex)
+{
+    const NodeRec& node = ctx.nodes[std::size_t(nodeIndex)];
+    if (node.domain.empty() && (node.opType == "If" || node.opType == "Loop" || node.opType == "Scan"))
+        return inlineControlFlow(ctx, nodeIndex);
+    if (node.domain.empty() && isSequenceOp(node.opType))
+        return processSequenceOp(ctx, nodeIndex);
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+        const Value* v = inputValue(ctx, node, k);
+        if (v && !v->hasShape) {
+            ctx.error(node.label, "reads '" + v->name + "', whose shape is not known");
+            return false;
+        }
+    }
+    const ShapeRule* rule = ruleOf(node);
+    const ShapeStatus status = rule && rule->shape ? rule->shape(ctx, node) : ShapeStatus::NoRule;
+    if (status == ShapeStatus::Failed)
+        return false;
+    if (status == ShapeStatus::NoRule && !fallbackShapes(ctx, node))
+        return false;
+    if (!checkOutputs(ctx, node))
+        return false;
+    markConstants(ctx, node, rule);
+    ctx.order.push_back(nodeIndex);
+    return true;
+}
+
+void crossCheckShapes(Context& ctx)
+{
+    if (!ctx.options.crossCheckShapes || ctx.opsetOf("") > kLibraryOpset)
+        return;
+    runLibraryShapeInference(ctx);
+    for (int index : ctx.order) {
+        const NodeRec& node = ctx.nodes[std::size_t(index)];
+        for (int id : node.outputs) {
+            if (id < 0)
+                continue;
+            const Value& v = ctx.value(id);
+            const auto it = ctx.libraryShapes.types.find(v.name);
+            if (it == ctx.libraryShapes.types.end())
+                continue;
+            const auto dims = concreteDims(ctx, it->second);
+            if (dims && *dims != v.shape)
+                ctx.warning(node.label,
+                    "output '" + v.name + "' is " + shapeText(v.shape) + " by the importer's rules but "
+                        + shapeText(*dims) + " by ONNX shape inference");
+        }
+    }
+}
+
+bool inferShapes(Context& ctx)
+{
+    for (int index : ctx.topoOrder) {
+        if (!processNode(ctx, index))
+            return false;
+    }
+    crossCheckShapes(ctx);
+    return true;
+}
+
+} // namespace elk::import::onnx_detail

@@ -1,0 +1,192 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Every model.onnx of Debian's libonnx-testdata either imports or is rejected with an error that
+// names the node or tensor and the reason; at least 95 % import, and imported output shapes match
+// the reference outputs stored next to each model. A model that needs sizes (symbolic dims, or
+// small integer inputs such as a window length) is imported again with the values of its
+// reference inputs bound, as a user would bind them.
+#include "engine/import/onnx_importer.h"
+#include "engine/import/onnx_test_models.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace elk;
+
+namespace {
+
+const char* const kCorpus = "/usr/share/libonnx-testdata/data";
+
+std::string readFile(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A rejection reason without the names in quotes, so that equal reasons group together.
+std::string reasonKey(const std::string& message)
+{
+    std::string key;
+    bool quoted = false;
+    for (char c : message) {
+        if (c == '\'') {
+            quoted = !quoted;
+            key += quoted ? "'*" : "'";
+            continue;
+        }
+        if (!quoted)
+            key += c;
+    }
+    return key.substr(0, 110);
+}
+
+// Bindings from test_data_set_0/input_*.pb: symbolic dims, and the values of small integer inputs.
+import::ImportOptions referenceBindings(const std::filesystem::path& dir, const import::OnnxImportDetails& details){
+    import::ImportOptions options;
+for (int k = 0;; ++k) {
+    const auto file = dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb");
+    if (!std::filesystem::exists(file))
+        break;
+    const auto tensor = import::onnxtest::readTensorFile(readFile(file));
+    if (!tensor)
+        continue;
+    for (const auto& [name, dims] : details.inputs) {
+        if (name != tensor->name || dims.size() != tensor->dims.size())
+            continue;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            if (!dims[i].empty() && !std::isdigit(static_cast<unsigned char>(dims[i][0])) && dims[i] != "?")
+                options.dims.named[dims[i]] = tensor->dims[i];
+        }
+        if (tensor->ints)
+            options.inputValues[name] = *tensor->ints;
+    }
+}
+return options;
+}
+
+} // namespace
+
+class TestOnnxCorpus : public QObject {
+    Q_OBJECT
+
+private slots:
+    void wholeCorpus()
+    {
+        if (!std::filesystem::is_directory(kCorpus))
+            QSKIP("libonnx-testdata is not installed (/usr/share/libonnx-testdata/data is missing)");
+        std::vector<std::filesystem::path> models;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(kCorpus)) {
+            if (entry.path().filename() == "model.onnx")
+                models.push_back(entry.path());
+        }
+        std::sort(models.begin(), models.end());
+        QVERIFY2(models.size() > 1000, "the corpus should have about 1,072 models");
+
+        int imported = 0;
+        int importedUnbound = 0;
+        int rejected = 0;
+        int shapeChecks = 0;
+        std::map<std::string, int> reasons;
+        std::vector<std::string> shapeMismatches;
+        std::vector<std::string> unnamed;
+        for (const auto& path : models) {
+            const std::string bytes = readFile(path);
+            const std::string model = path.parent_path().filename().string();
+            import::OnnxImportDetails details;
+            import::ImportResult result = import::importOnnxBytes(bytes, model, {}, details);
+            if (result.ok())
+                ++importedUnbound;
+            else if (!details.inputs.empty())
+                result = import::importOnnxBytes(bytes, model, referenceBindings(path.parent_path(), details), details);
+            if (!result.ok()) {
+                ++rejected;
+                const import::ImportIssue& first = result.errors.front();
+                ++reasons[reasonKey(first.message)];
+                if (qEnvironmentVariableIsSet("ELK_CORPUS_VERBOSE"))
+                    qInfo("rejected %s: %s", model.c_str(), import::toString("", first).c_str());
+                if (first.location.empty() || first.message.empty())
+                    unnamed.push_back(model + ": " + import::toString("", first));
+                continue;
+            }
+            ++imported;
+            // The reference outputs of test_data_set_0 give the true output shapes.
+            for (std::size_t i = 0; i < details.outputShapes.size(); ++i) {
+                const auto file = path.parent_path() / "test_data_set_0" / ("output_" + std::to_string(i) + ".pb");
+                if (!std::filesystem::exists(file))
+                    continue;
+                const auto dims = import::onnxtest::tensorProtoDims(readFile(file));
+                if (!dims)
+                    continue;
+                ++shapeChecks;
+                if (*dims != details.outputShapes[i].second)
+                    shapeMismatches.push_back(model + " output " + details.outputShapes[i].first);
+            }
+        }
+        std::vector<std::pair<int, std::string>> sorted;
+        for (const auto& [reason, count] : reasons)
+            sorted.emplace_back(count, reason);
+        std::sort(sorted.rbegin(), sorted.rend());
+        std::string report = "ONNX corpus: " + std::to_string(models.size()) + " models, " + std::to_string(imported)
+            + " imported (" + std::to_string(importedUnbound) + " without bindings), " + std::to_string(rejected)
+            + " rejected; " + std::to_string(shapeChecks) + " output shapes checked against reference outputs, "
+            + std::to_string(shapeMismatches.size()) + " differ\nTop rejection reasons:";
+        for (std::size_t i = 0; i < sorted.size() && i < 15; ++i)
+            report += "\n  " + std::to_string(sorted[i].first) + " x " + sorted[i].second;
+        for (const auto& m : shapeMismatches)
+            report += "\n  shape differs: " + m;
+        qInfo("%s", report.c_str());
+
+        QVERIFY2(unnamed.empty(),
+            unnamed.empty() ? "" : ("a rejection names no node or tensor: " + unnamed.front()).c_str());
+        QVERIFY2(shapeMismatches.empty(),
+            shapeMismatches.empty() ? ""
+                                    : ("output shape differs from the reference: " + shapeMismatches.front()).c_str());
+        QCOMPARE(imported + rejected, int(models.size()));
+        const double share = double(imported) / double(models.size());
+        QVERIFY2(share >= 0.95, ("only " + std::to_string(share * 100) + " % imported").c_str());
+    }
+
+    // Every 8th corpus model with bytes flipped or cut short: refused or imported, never a crash.
+    void damagedCorpusNeverCrashes()
+    {
+        if (!std::filesystem::is_directory(kCorpus))
+            QSKIP("libonnx-testdata is not installed (/usr/share/libonnx-testdata/data is missing)");
+        std::vector<std::filesystem::path> models;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(kCorpus)) {
+            if (entry.path().filename() == "model.onnx")
+                models.push_back(entry.path());
+        }
+        std::sort(models.begin(), models.end());
+        std::uint64_t seed = 42;
+        auto next = [&seed] {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            return seed >> 17;
+        };
+        int runs = 0;
+        for (std::size_t m = 0; m < models.size(); m += 8) {
+            const std::string original = readFile(models[m]);
+            for (int round = 0; round < 10; ++round) {
+                std::string bytes = original;
+                for (int f = 0; f < 1 + round % 3; ++f)
+                    bytes[next() % bytes.size()] = char(next() & 0xff);
+                if (round % 4 == 3)
+                    bytes.resize(next() % bytes.size());
+                const import::ImportResult result = import::importOnnxBytes(bytes, "damaged", {});
+                QVERIFY(result.ok() || !result.errors.front().message.empty());
+                ++runs;
+            }
+        }
+        QVERIFY(runs > 1000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxCorpus)
+#include "tst_onnx_corpus.moc"
