@@ -89,12 +89,6 @@ struct NodeRec {
     mutable bool ruleKnown = false;
 };
 
-/// Shapes ONNX's own shape inference found (name -> type), computed once, on demand.
-struct LibraryShapes {
-    bool ran = false;
-    std::unordered_map<std::string, onnx::TypeProto> types;
-};
-
 struct Context {
     Context(const ImportOptions& importOptions, std::string name)
         : options(importOptions)
@@ -117,8 +111,6 @@ struct Context {
     std::deque<onnx::NodeProto> synthesized; ///< protos of nodes made while inlining (stable addresses)
     std::vector<int> graphOutputs; ///< value ids, in file order
     std::vector<int> graphInputs; ///< value ids of real inputs (initializers excluded), in file order
-    LibraryShapes libraryShapes;
-    std::string libraryError; ///< what ONNX shape inference threw, if it did
     std::set<std::string> irNames; ///< op and tensor names handed out so far
     std::vector<ImportIssue> errors;
     std::vector<ImportIssue> warnings;

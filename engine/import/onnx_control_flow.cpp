@@ -266,10 +266,15 @@ namespace {
             return failAt(ctx, node.label, "has no body graph");
         const bool batched = node.opset < 9; // Scan-8: a batch axis 0 and sequence_lens first
         const std::size_t first = batched ? 1 : 0;
-        const auto scanInputs = std::size_t(attrInt(node, "num_scan_inputs", 0));
+        const std::int64_t declaredScans = attrInt(node, "num_scan_inputs", 0);
+        if (declaredScans < 1 || std::uint64_t(declaredScans) + first > node.inputs.size())
+            return failAt(ctx, node.label, "num_scan_inputs does not fit its inputs");
+        const auto scanInputs = std::size_t(declaredScans);
         if (node.inputs.size() < first + scanInputs || scanInputs == 0)
             return failAt(ctx, node.label, "num_scan_inputs does not fit its inputs");
         const std::size_t states = node.inputs.size() - first - scanInputs;
+        if (std::size_t(body->output_size()) < states || std::size_t(body->input_size()) != states + scanInputs)
+            return failAt(ctx, node.label, "its body's inputs and outputs do not match its states and scan inputs");
         const std::size_t scanOutputs = std::size_t(body->output_size()) - states;
         auto axesOf = [&](const char* name, std::size_t count) {
             std::vector<std::int64_t> axes = attrInts(node, name);

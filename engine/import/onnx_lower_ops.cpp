@@ -319,6 +319,8 @@ namespace {
                 // are the output's, matched in order.
                 const auto& outShape = shapeOf(L, node.outputs[0]);
                 const bool keep = attrInt(node, "keepdims", 1) != 0;
+                if (keep && outShape.size() != shape.size())
+                    return planGeneric(L, node, false); // declared shapes disagree with keepdims
                 std::size_t o = 0;
                 for (std::size_t i = 0; i < shape.size(); ++i) {
                     const bool matches = o < outShape.size() && outShape[o] == shape[i];

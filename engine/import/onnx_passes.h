@@ -9,6 +9,8 @@
 #include "engine/model/graph.h"
 
 #include <optional>
+#include <utility>
+#include <vector>
 #include <string_view>
 
 namespace elk::import::onnx_detail {
@@ -37,13 +39,11 @@ std::optional<std::int64_t> lookupDim(const DimBindings& dims, const std::string
 /// ctx.order. ONNX shape inference (opset <= 17) only fills in what the own rules do not cover.
 bool inferShapes(Context& ctx);
 
-/// Runs ONNX 1.12's shape inference once on a copy of the model with bound input shapes; the
-/// results land in ctx.libraryShapes (exceptions become ctx.libraryError).
-void runLibraryShapeInference(Context& ctx);
-
-/// With ImportOptions::crossCheckShapes: a warning for every node output whose own shape differs
-/// from ONNX shape inference's (opset <= 17 only).
-void crossCheckShapes(Context& ctx);
+/// ONNX 1.12's shape inference for one node (opset <= 17), run on a model holding only that node
+/// and its inputs after checking the node against its schema: element type and shape per output,
+/// nullopt where it found none; `error` tells why there are none.
+std::vector<std::optional<std::pair<int, std::vector<std::int64_t>>>> libraryNodeShapes(
+    const Context& ctx, const NodeRec& node, std::string& error);
 
 /// Inlines an If, Loop or Scan node (its body nodes are shaped and appended to ctx.order).
 bool inlineControlFlow(Context& ctx, int nodeIndex);

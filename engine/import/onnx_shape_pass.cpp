@@ -1,14 +1,10 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Shapes and constants node by node. Own rules come first at every opset (ONNX 1.12 gives wrong
-// shapes for ops changed in opsets 18+ without complaint); ONNX shape inference runs once, only
-// when a node of an opset <= 17 model has no own rule, and declared value_info comes last.
+// shapes for ops changed in opsets 18+ without complaint); ONNX shape inference runs, node by
+// node, only where an opset <= 17 node has no own rule; declared value_info comes last.
 #include "engine/import/onnx_passes.h"
 #include "engine/import/onnx_shapes.h"
-
-#include <onnx/checker.h>
-#include <onnx/defs/schema.h>
-#include <onnx/shape_inference/implementation.h>
 
 namespace elk::import::onnx_detail {
 
@@ -34,25 +30,28 @@ namespace {
         return dims;
     }
 
+    bool libraryApplies(const NodeRec& node)
+    {
+        return !node.domain.empty() || node.opset <= kLibraryOpset;
+    }
+
     bool fallbackShapes(Context& ctx, const NodeRec& node)
     {
-        const bool libraryApplies = !node.domain.empty() || node.opset <= kLibraryOpset;
+        std::string libraryError;
+        std::vector<std::optional<std::pair<int, std::vector<std::int64_t>>>> library;
+        if (libraryApplies(node))
+            library = libraryNodeShapes(ctx, node, libraryError);
         std::vector<std::string> missing;
-        for (int id : node.outputs) {
+        for (std::size_t o = 0; o < node.outputs.size(); ++o) {
+            const int id = node.outputs[o];
             if (id < 0 || ctx.value(id).hasShape)
                 continue;
             Value& v = ctx.value(id);
-            if (libraryApplies) {
-                runLibraryShapeInference(ctx);
-                const auto it = ctx.libraryShapes.types.find(v.name);
-                if (it != ctx.libraryShapes.types.end()) {
-                    if (const auto dims = concreteDims(ctx, it->second)) {
-                        v.elemType = it->second.tensor_type().elem_type();
-                        v.shape = *dims;
-                        v.hasShape = true;
-                        continue;
-                    }
-                }
+            if (o < library.size() && library[o]) {
+                v.elemType = library[o]->first;
+                v.shape = library[o]->second;
+                v.hasShape = true;
+                continue;
             }
             const auto declared = ctx.declared.find(v.name);
             if (declared != ctx.declared.end()) {
@@ -67,15 +66,30 @@ namespace {
         }
         if (missing.empty())
             return true;
-        std::string why = libraryApplies
-            ? (ctx.libraryError.empty() ? "ONNX shape inference gave none"
-                                        : "ONNX shape inference failed: " + ctx.libraryError)
-            : "ONNX 1.12's shape inference stops at opset " + std::to_string(kLibraryOpset);
-        ctx.error(node.label,
-            "cannot determine the shape of output '" + missing.front()
+        const std::string why = !libraryApplies(node) ? "ONNX 1.12's shape inference stops at opset " + std::to_string(kLibraryOpset)
+            : libraryError.empty()                    ? "ONNX shape inference gave none"
+                                                      : "ONNX shape inference gave none (" + libraryError + ")";
+        ctx.error(node.label, "cannot determine the shape of output '" + missing.front()
                 + "': the importer has no rule for it (its size depends on run-time data or parameters), " + why
                 + "; declaring it in value_info would help");
         return false;
+    }
+
+    // ImportOptions::crossCheckShapes: the library's shapes next to the own rules' (opset <= 17).
+    void crossCheck(Context& ctx, const NodeRec& node)
+    {
+        if (!ctx.options.crossCheckShapes || !libraryApplies(node))
+            return;
+        std::string error;
+        const auto library = libraryNodeShapes(ctx, node, error);
+        for (std::size_t o = 0; o < node.outputs.size() && o < library.size(); ++o) {
+            if (node.outputs[o] < 0 || !library[o])
+                continue;
+            const Value& v = ctx.value(node.outputs[o]);
+            if (library[o]->second != v.shape)
+                ctx.warning(node.label, "output '" + v.name + "' is " + shapeText(v.shape) + " by the importer's rules but "
+                        + shapeText(library[o]->second) + " by ONNX shape inference");
+        }
     }
 
     bool checkOutputs(Context& ctx, const NodeRec& node)
@@ -157,50 +171,6 @@ namespace {
 
 } // namespace
 
-void runLibraryShapeInference(Context& ctx)
-{
-    if (ctx.libraryShapes.ran)
-        return;
-    ctx.libraryShapes.ran = true;
-    onnx::ModelProto copy = *ctx.model;
-    // Bind the symbolic input dims first, so that inference produces concrete shapes.
-    for (auto& input : *copy.mutable_graph()->mutable_input()) {
-        if (!input.type().has_tensor_type() || !input.type().tensor_type().has_shape())
-            continue;
-        for (auto& dim : *input.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
-            bool isKv = false;
-            if (dim.has_dim_param()) {
-                if (const auto bound = lookupDim(ctx.options.dims, dim.dim_param(), isKv))
-                    dim.set_dim_value(*bound);
-            }
-        }
-    }
-    auto run = [&](int errorMode) {
-        try {
-            onnx::ShapeInferenceOptions options(false, errorMode, true);
-            onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), options);
-            return true;
-        } catch (const onnx::InferenceError& e) {
-            ctx.libraryError = e.what();
-        } catch (const onnx::checker::ValidationError& e) {
-            ctx.libraryError = e.what();
-        } catch (const std::exception& e) {
-            ctx.libraryError = e.what();
-        }
-        return false;
-    };
-    // error_mode 1 reports the first node error; on failure a lenient run still gives the rest.
-    if (!run(1)) {
-        const std::string first = ctx.libraryError;
-        run(0);
-        ctx.libraryError = first;
-    }
-    for (const auto& info : copy.graph().value_info())
-        ctx.libraryShapes.types[info.name()] = info.type();
-    for (const auto& info : copy.graph().output())
-        ctx.libraryShapes.types[info.name()] = info.type();
-}
-
 bool processNode(Context& ctx, int nodeIndex)
 {
     const NodeRec& node = ctx.nodes[std::size_t(nodeIndex)];
@@ -221,34 +191,13 @@ bool processNode(Context& ctx, int nodeIndex)
         return false;
     if (status == ShapeStatus::NoRule && !fallbackShapes(ctx, node))
         return false;
+    if (status == ShapeStatus::Done)
+        crossCheck(ctx, node);
     if (!checkOutputs(ctx, node))
         return false;
     markConstants(ctx, node, rule);
     ctx.order.push_back(nodeIndex);
     return true;
-}
-
-void crossCheckShapes(Context& ctx)
-{
-    if (!ctx.options.crossCheckShapes || ctx.opsetOf("") > kLibraryOpset)
-        return;
-    runLibraryShapeInference(ctx);
-    for (int index : ctx.order) {
-        const NodeRec& node = ctx.nodes[std::size_t(index)];
-        for (int id : node.outputs) {
-            if (id < 0)
-                continue;
-            const Value& v = ctx.value(id);
-            const auto it = ctx.libraryShapes.types.find(v.name);
-            if (it == ctx.libraryShapes.types.end())
-                continue;
-            const auto dims = concreteDims(ctx, it->second);
-            if (dims && *dims != v.shape)
-                ctx.warning(node.label,
-                    "output '" + v.name + "' is " + shapeText(v.shape) + " by the importer's rules but "
-                        + shapeText(*dims) + " by ONNX shape inference");
-        }
-    }
 }
 
 bool inferShapes(Context& ctx)
@@ -257,7 +206,6 @@ bool inferShapes(Context& ctx)
         if (!processNode(ctx, index))
             return false;
     }
-    crossCheckShapes(ctx);
     return true;
 }
 

@@ -114,7 +114,7 @@ namespace {
         const auto rankA = std::int64_t(a.shape.size());
         const auto rankB = std::int64_t(b.shape.size());
         const std::int64_t axis = attrInt(node, "axis", rankA - rankB);
-        if (axis < 0 || axis + rankB > rankA)
+        if (axis < 0 || axis > rankA || axis + rankB > rankA)
             return failNode(
                 ctx, node, "cannot broadcast " + inputsText(ctx, node) + " at axis " + std::to_string(axis));
         for (std::int64_t i = 0; i < rankB; ++i) {

@@ -16,14 +16,15 @@ namespace {
         return "'" + v.name + "' " + shapeText(v.shape);
     }
 
+    // Rounding divisions for b > 0 that cannot overflow (a and b come from attributes).
     std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
     {
-        return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+        return a / b + (a % b != 0 && a > 0 ? 1 : 0);
     }
 
     std::int64_t floorDiv(std::int64_t a, std::int64_t b)
     {
-        return a >= 0 ? a / b : -((-a + b - 1) / b);
+        return a / b - (a % b != 0 && a < 0 ? 1 : 0);
     }
 
     // Output type of the quantized variants, which name their zero point input.
@@ -189,7 +190,7 @@ ShapeStatus shapeConv(Context& ctx, const NodeRec& node)
             "mismatched shapes: input " + quoted(*x) + " and weight " + quoted(*w)
                 + " must both be [N|M, C, spatial...] of the same rank");
     const std::int64_t group = attrInt(node, "group", 1);
-    if (group < 1 || x->shape[1] != w->shape[1] * group || w->shape[0] % group != 0)
+    if (group < 1 || group > x->shape[1] || x->shape[1] != w->shape[1] * group || w->shape[0] % group != 0)
         return failNode(ctx, node,
             "mismatched shapes: input channels " + std::to_string(x->shape[1]) + " != weight channels "
                 + std::to_string(w->shape[1]) + " x group " + std::to_string(group) + " (input " + quoted(*x)
@@ -217,7 +218,7 @@ ShapeStatus shapeConvTranspose(Context& ctx, const NodeRec& node)
         return failNode(
             ctx, node, "needs an input [N, C, spatial...] and a weight [C, M/group, kernel...] of the same rank");
     const std::int64_t group = attrInt(node, "group", 1);
-    if (group < 1 || w->shape[0] != x->shape[1])
+    if (group < 1 || group > x->shape[1] || w->shape[0] != x->shape[1] || !safeMul(w->shape[1], group))
         return failNode(ctx, node,
             "mismatched shapes: input channels " + std::to_string(x->shape[1]) + " != weight's first dim in "
                 + quoted(*w));
@@ -509,6 +510,8 @@ ShapeStatus shapeRecurrent(Context& ctx, const NodeRec& node)
         return failNode(ctx, node, "needs X [seq, batch, input] and W [directions, gates x hidden, input]");
     const std::int64_t gates = node.opType == "LSTM" ? 4 : node.opType == "GRU" ? 3 : 1;
     const std::int64_t hidden = attrInt(node, "hidden_size", w->shape[1] / gates);
+    if (hidden < 1 || hidden > kMaxElements / gates)
+        return failNode(ctx, node, "hidden_size " + std::to_string(hidden) + " is out of range");
     const std::int64_t directions = attrString(node, "direction", "forward") == "bidirectional" ? 2 : 1;
     const bool batchFirst = attrInt(node, "layout", 0) != 0;
     const std::int64_t seq = x->shape[batchFirst ? 1 : 0];

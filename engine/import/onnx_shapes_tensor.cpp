@@ -393,7 +393,8 @@ ShapeStatus shapeGatherND(Context& ctx, const NodeRec& node)
         return failNode(ctx, node, "needs data and indices of rank >= 1");
     const std::int64_t batch = attrInt(node, "batch_dims", 0);
     const std::int64_t last = indices->shape.back();
-    if (batch < 0 || batch + last > std::int64_t(data->shape.size()))
+    if (batch < 0 || batch > std::int64_t(data->shape.size()) || last > std::int64_t(data->shape.size())
+        || batch + last > std::int64_t(data->shape.size()))
         return failNode(
             ctx, node, "indices " + quoted(*indices) + " index more dims than data " + quoted(*data) + " has");
     std::vector<std::int64_t> out(indices->shape.begin(), indices->shape.end() - 1);
