@@ -232,20 +232,16 @@ namespace {
                 out.push_back({ label, "string tensors cannot be modelled" });
                 continue;
             }
-            if (controlFlow || (domain.empty() && isSequenceOp(op)))
-                continue;
             const int opset = ctx.opsetOf(domain);
             const ShapeRule* rule = findShapeRule(domain, op);
             // Schema lookups are map searches by string; a model repeats a few op types many times.
             static thread_local std::map<std::tuple<std::string, std::string, int>, std::pair<bool, bool>> known;
-            // (the schema itself is looked up again below only for the structural check)
             if (known.size() > 4096)
                 known.clear(); // op names come from files: keep the cache bounded
             auto [it, added] = known.try_emplace({ domain, op, opset });
             if (added) {
-                const bool libraryKnows = onnx::OpSchemaRegistry::Schema(op, domain) != nullptr;
-                it->second
-                    = { libraryKnows, libraryKnows && onnx::OpSchemaRegistry::Schema(op, opset, domain) != nullptr };
+                const bool inLibrary = onnx::OpSchemaRegistry::Schema(op, domain) != nullptr;
+                it->second = { inLibrary, inLibrary && onnx::OpSchemaRegistry::Schema(op, opset, domain) != nullptr };
             }
             const auto [libraryKnows, libraryHas] = it->second;
             const bool exists = libraryKnows ? libraryHas : rule && rule->sinceOpset <= opset;
@@ -266,6 +262,8 @@ namespace {
                     continue;
                 }
             }
+            if (controlFlow || (domain.empty() && isSequenceOp(op)))
+                continue;
             if (domain.empty() && opset > kLibraryOpset && (!rule || !rule->shape)) {
                 bool declared = true;
                 for (const auto& output : node.output())

@@ -29,6 +29,9 @@ inline constexpr int kLibraryOpset = 17;
 inline constexpr std::int64_t kMaxIrVersion = 10;
 /// Largest constant whose values are decoded (shape vectors, axes, small tables).
 inline constexpr std::int64_t kMaxConstElements = 1 << 16;
+/// Most nodes If/Loop/Scan inlining may add in one import (on top of the file's own): a few bytes
+/// of Loop must not expand into millions of ops.
+inline constexpr std::int64_t kMaxInlinedNodes = 200'000;
 /// Largest element count of any tensor (the Graph IR's kMaxIterations).
 inline constexpr std::int64_t kMaxElements = std::int64_t(1) << 53;
 
@@ -65,6 +68,7 @@ struct Value {
     bool isGraphOutput = false;
     bool kvHint = false; ///< a graph input/output that is a KV cache (by name or by its bound KV dim)
     int producer = -1; ///< index into Context::nodes
+    bool shapeDeclared = false; ///< the shape came from the file's value_info, not from a rule
     /// A sequence built inside the graph: the tensors it holds (no shape of its own). When not
     /// `exactSequence`, positions were computed at run time: `elements` may hold more tensors
     /// than the sequence, in unknown order (an upper bound).

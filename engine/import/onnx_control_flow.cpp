@@ -186,10 +186,14 @@ namespace {
     bool checkUnrollSize(Context& ctx, const NodeRec& node, std::int64_t trips, const onnx::GraphProto& body)
     {
         const std::int64_t perTrip = countNodes(body) + 4;
-        if (trips > (ctx.options.maxNodes - std::int64_t(ctx.nodes.size())) / std::max<std::int64_t>(1, perTrip)) {
+        const std::int64_t limit
+            = std::min(ctx.options.maxNodes, std::int64_t(ctx.model->graph().node_size()) + kMaxInlinedNodes);
+        const std::int64_t room = limit - std::int64_t(ctx.nodes.size());
+        if (room < 0 || trips > room / std::max<std::int64_t>(1, perTrip)) {
             ctx.error(node.label,
                 "unrolling " + std::to_string(trips) + " iterations of a " + std::to_string(perTrip)
-                    + "-node body exceeds the node limit " + std::to_string(ctx.options.maxNodes));
+                    + "-node body would exceed the node limit (" + std::to_string(ctx.options.maxNodes)
+                    + ", and at most " + std::to_string(kMaxInlinedNodes) + " nodes added by inlining)");
             return false;
         }
         return true;

@@ -329,6 +329,8 @@ bool planConvTranspose(Lowering& L, const NodeRec& node)
     }
     if (approximated)
         L.ctx.warning(node.label, "strides and dilations both > 1: the dilation is not modelled (FLOPs are exact)");
+    if (!checkedElements(full))
+        return L.fail(node, "the transposed convolution spans " + shapeText(full) + ", more than 2^53 elements");
     View target = full == outShape ? L.newOutput(node, 0) : L.newTemp(full, outValue.name + "/full", outValue.elemType);
     const auto xGroups = regroupAxis(L, *x, 1, { groups, c / groups }, outValue.name + "/input", node.label);
     const auto wGroups = regroupAxis(L, *w, 0, { groups, c / groups }, outValue.name + "/weight", node.label);

@@ -3,6 +3,7 @@
 #include "engine/import/onnx_lowering.h"
 
 #include "engine/import/onnx_passes.h"
+#include "engine/import/onnx_lower_ops.h"
 #include "engine/import/onnx_shapes.h"
 
 #include <algorithm>
@@ -110,6 +111,10 @@ View Lowering::newOutput(const NodeRec& node, std::size_t index)
 
 View Lowering::newTemp(const std::vector<std::int64_t>& shape, const std::string& name, int elemType)
 {
+    if (!checkedElements(shape)) {
+        ctx.error("tensor '" + name + "'", "an intermediate of shape " + shapeText(shape) + " has more than 2^53 elements");
+        return {};
+    }
     View view = layout.newRoot(shape);
     newRootInfo(view, name, elemType, RootOrigin::OpOutput);
     return view;
@@ -173,6 +178,15 @@ bool Lowering::addOp(PlannedOp op)
                 return false;
             }
         }
+    }
+    std::int64_t iterations = 1;
+    for (const LogicalAxis& axis : op.axes)
+        iterations = iterations > kMaxElements / std::max<std::int64_t>(1, axis.extent) ? kMaxElements + 1
+                                                                                          : iterations * std::max<std::int64_t>(1, axis.extent);
+    if (iterations > kMaxElements) {
+        ctx.error(op.label(),
+            "modelling it as op '" + op.name + "' takes more than 2^53 loop iterations (its tensors are too large)");
+        return false;
     }
     for (std::size_t attempt = 0; attempt <= 2 * op.operands.size(); ++attempt) {
         const Layout::Mark mark = layout.mark();
@@ -356,6 +370,12 @@ bool Lowering::planNode(const NodeRec& node)
         }
         return true;
     }
+    // Shapes the file declared (no rule derived them) may not fit the op's semantics: the
+    // generic lowering takes any shapes.
+    for (int out : node.outputs) {
+        if (out >= 0 && ctx.value(out).shapeDeclared)
+            return planGeneric(*this, node, false);
+    }
     return planOp(*this, node);
 }
 
@@ -375,6 +395,10 @@ bool Lowering::planGraphOutputs()
         const Value& v = ctx.value(id);
         NodeRec pseudo;
         pseudo.label = m_labels.emplace_back("graph output '" + v.name + "'");
+        if (v.isSequence) {
+            ctx.error(pseudo.label, "is a sequence; graph outputs must be tensors");
+            return false;
+        }
         if (isEmpty(id)) {
             ctx.warning(pseudo.label, "is empty " + shapeText(v.shape) + "; there is nothing to model");
             continue;

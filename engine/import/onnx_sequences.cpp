@@ -56,7 +56,12 @@ namespace {
         const std::int64_t extent = x->shape[std::size_t(*axis)];
         std::vector<std::int64_t> sizes;
         bool squeeze = false;
+        // Every part becomes a value and a Slice op: a file must not make millions of them.
+        constexpr std::int64_t kMaxParts = 1 << 16;
         if (!inputValue(ctx, node, 1)) {
+            if (extent > kMaxParts)
+                return fail(ctx, node, "splits '" + x->name + "' into " + std::to_string(extent) + " parts; at most "
+                        + std::to_string(kMaxParts) + " can be modelled");
             sizes.assign(std::size_t(extent), 1);
             squeeze = attrInt(node, "keepdims", 1) == 0;
         } else {
@@ -67,6 +72,8 @@ namespace {
                 const std::int64_t chunk = split->empty() ? 0 : (*split)[0];
                 if (chunk <= 0)
                     return fail(ctx, node, "split size must be >= 1");
+                if (extent / chunk > kMaxParts)
+                    return fail(ctx, node, "splits '" + x->name + "' into more than " + std::to_string(kMaxParts) + " parts");
                 for (std::int64_t done = 0; done < extent; done += chunk)
                     sizes.push_back(std::min(chunk, extent - done));
             } else {

@@ -59,6 +59,7 @@ namespace {
                     v.elemType = declared->second->tensor_type().elem_type();
                     v.shape = *dims;
                     v.hasShape = true;
+                    v.shapeDeclared = true;
                     continue;
                 }
             }
@@ -99,7 +100,7 @@ namespace {
                 continue;
             const Value& v = ctx.value(id);
             if (!v.hasShape) {
-                ctx.error(node.label, "internal: output '" + v.name + "' has no shape");
+                ctx.error(node.label, "has an output '" + v.name + "' that the op does not produce (too many outputs)");
                 return false;
             }
             if (!dtypeOf(v.elemType)) {

@@ -322,6 +322,17 @@ ShapeStatus shapeOptimizer(Context& ctx, const NodeRec& node)
         return failNode(ctx, node,
             "has " + std::to_string(node.inputs.size()) + " inputs and " + std::to_string(outputs)
                 + " outputs, which do not form tensor groups");
+    for (std::int64_t i = 0; i < n; ++i) {
+        // X, G and every state of tensor i have X's shape.
+        const Value* x = inputValue(ctx, node, std::size_t(2 + i));
+        for (std::int64_t k = 2 + i; x && k < 2 + inputs; k += n) {
+            const Value* v = inputValue(ctx, node, std::size_t(k));
+            if (!v || v->shape != x->shape)
+                return failNode(ctx, node,
+                    "mismatched shapes: input " + std::to_string(k) + " does not have the shape of '" + x->name + "' "
+                        + shapeText(x->shape));
+        }
+    }
     for (std::int64_t j = 0; j < outputs; ++j) {
         const std::int64_t group = j / n;
         const std::int64_t source = 2 + (group == 0 ? j : (group + 1) * n + j % n); // skips the gradients

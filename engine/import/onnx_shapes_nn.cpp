@@ -224,6 +224,19 @@ ShapeStatus shapeConvTranspose(Context& ctx, const NodeRec& node)
                 + quoted(*w));
     const std::size_t n = x->shape.size() - 2;
     std::vector<std::int64_t> out { x->shape[0], w->shape[1] * group };
+    auto perAxisEarly = [&](std::string_view name) {
+        std::vector<std::int64_t> values = attrInts(node, name);
+        values.resize(n, 1);
+        return values;
+    };
+    for (std::int64_t s : perAxisEarly("strides")) {
+        if (s < 1 || s > kMaxElements)
+            return failNode(ctx, node, "strides must be >= 1");
+    }
+    for (std::int64_t d : perAxisEarly("dilations")) {
+        if (d < 1 || d > kMaxElements)
+            return failNode(ctx, node, "dilations must be >= 1");
+    }
     const auto outputShape = attrInts(node, "output_shape");
     if (!outputShape.empty()) {
         if (outputShape.size() != n && outputShape.size() != n + 2)
@@ -244,6 +257,12 @@ ShapeStatus shapeConvTranspose(Context& ctx, const NodeRec& node)
     const auto pads = perAxis("pads", 0, 2 * n);
     if (strides.size() != n || dilations.size() != n || outputPadding.size() != n || pads.size() != 2 * n)
         return failNode(ctx, node, "strides, dilations, pads or output_padding do not fit the input rank");
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool valid = strides[i] >= 1 && dilations[i] >= 1 && strides[i] <= kMaxElements && dilations[i] <= kMaxElements
+            && safeMul(strides[i], x->shape[2 + i]) && safeMul(dilations[i], w->shape[2 + i]);
+        if (!valid)
+            return failNode(ctx, node, "spatial axis " + std::to_string(i) + ": strides and dilations must be >= 1 and small enough");
+    }
     const std::string autoPad = attrString(node, "auto_pad", "NOTSET");
     for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t in = x->shape[2 + i];

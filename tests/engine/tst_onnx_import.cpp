@@ -559,12 +559,10 @@ private slots:
         add("element count overflow", serialize(m), "input 'x'", "has more than 2^53 elements");
         Graph body;
         body.inputs = { tensor("i", {}, kInt64), tensor("c", {}, kBool) };
-        body.nodes = { { "Identity", { "c" }, { "c2" } } };
-        body.outputs = { tensor("c2", {}, kBool) };
-        m = singleNode(
-            17, { "Loop", { "n", "" }, {}, { attrGraph("body", body) }, "loop" }, { tensor("n", {}, kInt64) }, {});
-        m.graph.nodes.push_back({ "Relu", { "n" }, { "y" } });
-        m.graph.outputs = { tensor("y", {}, kInt64) };
+        body.nodes = { { "Identity", { "c" }, { "c2" } }, { "Cast", { "i" }, { "f" }, { attrInt("to", kFloat) } } };
+        body.outputs = { tensor("c2", {}, kBool), tensor("f", {}) };
+        m = singleNode(17, { "Loop", { "n", "" }, { "steps" }, { attrGraph("body", body) }, "loop" }, { tensor("n", {}, kInt64) },
+            { tensor("steps", { "count" }) });
         add("loop with run-time trip count", serialize(m), "node 'loop' (Loop, ai.onnx)",
             "the trip count is not known");
     }
