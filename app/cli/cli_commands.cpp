@@ -71,6 +71,15 @@ Commands:
                                    a model file or bundled model (llama2-13b, llama2-70b,
                                    opt-30b, gemma2-27b, dit-xl): ops, layers, params,
                                    FLOPs, weight/KV/HBM bytes per step
+  fit-cost SAMPLES.csv --out MODEL.json [--folds K] [--max-depth D] [--min-leaf N]
+                                   fit the `fitted` tile cost model (a linear model tree
+                                   per op kind) to measured cycles; prints samples,
+                                   leaves and cross-validated error per kind
+  run MODEL --chip PRESET|FILE [--set field=value]... [--batch B] [--seq S]
+      [--phase decode|prefill|train] [--design NAME|all] [--json OUT]
+                                   compile with each scheduling design: latency,
+                                   execute/preload time, HBM/NoC utilisation, TFLOPS,
+                                   speedup over basic
 
 Options:
   -h, --help       show this help ('elk <command> --help' for a command's options)
@@ -106,6 +115,10 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runWorkspace(rest, io);
         if (first == u"inspect"_s)
             return cli::runInspect(rest, io);
+        if (first == u"fit-cost"_s)
+            return cli::runFitCost(rest, io);
+        if (first == u"run"_s)
+            return cli::runRun(rest, io);
         if (first.startsWith(u'-'))
             io.err << "elk: unknown option '" << first << "'\n\n" << usageText();
         else

@@ -6,7 +6,6 @@
 #include <optional>
 
 #include <QCommandLineParser>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,7 +15,6 @@
 #include "app/cli/cli_internal.h"
 #include "engine/import/einstein_importer.h"
 #include "engine/import/onnx_importer.h"
-#include "engine/import/onnx_summary.h"
 #include "engine/import/transformer_builder.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/model/graph_json.h"
@@ -30,7 +28,6 @@ namespace elk::app::cli {
 namespace {
 
     constexpr std::int64_t kDefaultTokens = 2048;
-    constexpr qint64 kMaxDimScanBytes = 64 << 20;
 
     /// The step to inspect, as asked on the command line (unset: not given).
     struct Shape {
@@ -65,33 +62,6 @@ namespace {
         return options;
     }
 
-    /// The builder names some dims by expressions of its symbols ("past + seq" for the mask over
-    /// cache and new tokens); the importer binds names only, so such dims are bound here by value
-    /// (conventional names batch, seq, past; a file that does not parse is left to the importer).
-    void bindDimExpressions(std::string_view onnxBytes, import::DimBindings& dims)
-    {
-        const auto valueOf = [&](const std::string& name) -> std::optional<std::int64_t> {
-            if (name == "batch")
-                return dims.batch;
-            if (name == "seq")
-                return dims.seqLen;
-            if (name == "past")
-                return dims.kvLen;
-            return std::nullopt;
-        };
-        for (const std::string& param : import::summarizeOnnx(onnxBytes).dimParams) {
-            for (const char* op : { " + ", " * " }) {
-                const std::size_t at = param.find(op);
-                if (at == std::string::npos)
-                    continue;
-                const auto a = valueOf(param.substr(0, at));
-                const auto b = valueOf(param.substr(at + 3));
-                if (a && b)
-                    dims.named[param] = op[1] == '+' ? *a + *b : *a * *b;
-            }
-        }
-    }
-
     QString stepText(const Shape& shape)
     {
         const import::DimBindings dims = bindingsFor(shape);
@@ -108,8 +78,8 @@ namespace {
     struct LoadedModel {
         model::Graph graph;
         QString source; ///< what it is and where it came from, for the header line
-        /// A bundled model's parameter count from its architecture. The graph's weight tensors also
-        /// hold optimizer moments and transposed copies in a training step.
+        /// A bundled model's parameter count from its architecture (the graph's weight tensors give
+        /// the same number; this one is exact by construction).
         std::optional<std::int64_t> declaredParams;
     };
 
@@ -138,8 +108,7 @@ namespace {
             return std::nullopt;
         }
         const std::string bytes = import::buildTransformerOnnx(config, phase);
-        import::ImportOptions options = optionsFor(shape);
-        bindDimExpressions(bytes, options.dims);
+        const import::ImportOptions options = optionsFor(shape);
         std::optional<model::Graph> graph
             = importedGraph(import::importOnnxBytes(bytes, config.name, options), name + u" (bundled)"_s, io);
         if (!graph)
@@ -159,16 +128,9 @@ namespace {
 
     std::optional<LoadedModel> loadOnnxFile(const QString& path, const Shape& shape, Io io)
     {
-        import::ImportOptions options = optionsFor(shape);
-        if (QFileInfo(path).size() <= kMaxDimScanBytes) { // shape-only files are small; others keep plain names
-            QFile file(path);
-            if (file.open(QIODevice::ReadOnly)) {
-                const QByteArray bytes = file.readAll();
-                bindDimExpressions(std::string_view(bytes.constData(), std::size_t(bytes.size())), options.dims);
-            }
-        }
+        // Dims named by expressions ("past + seq") are bound by the importer from batch, seq and past.
         std::optional<model::Graph> graph
-            = importedGraph(import::importOnnxFile(path.toStdString(), options), path, io);
+            = importedGraph(import::importOnnxFile(path.toStdString(), optionsFor(shape)), path, io);
         if (!graph)
             return std::nullopt;
         return LoadedModel { std::move(*graph), u"%1, %2"_s.arg(path, stepText(shape)), std::nullopt };
@@ -306,11 +268,14 @@ namespace {
                << "  params: " << exactAndScaled(paramsOf(loaded, analysis), QString());
         if (paramsOf(loaded, analysis) != totals.params)
             io.out << "; weight tensors hold " << scaled(totals.params, QString())
-                   << " elements (tied or transposed copies; optimizer state in training)";
+                   << " elements (constants computed from weights at import)";
         io.out << "\n"
                << "  FLOPs/step: " << exactAndScaled(totals.flops, u"FLOP"_s) << "\n"
-               << "  weight bytes: " << exactAndScaled(totals.weightBytes, u"B"_s) << "\n"
-               << "  KV bytes: " << exactAndScaled(totals.kvBytes(), u"B"_s) << ": read "
+               << "  weight bytes: " << exactAndScaled(totals.weightBytes, u"B"_s) << "\n";
+        if (totals.optimizerStateBytes > 0)
+            io.out << "  optimizer state bytes: " << exactAndScaled(totals.optimizerStateBytes, u"B"_s)
+                   << " (read and rewritten each step; not parameters)\n";
+        io.out << "  KV bytes: " << exactAndScaled(totals.kvBytes(), u"B"_s) << ": read "
                << scaled(totals.kvBytesRead, u"B"_s) << ", written " << scaled(totals.kvBytesWritten, u"B"_s) << "\n"
                << "  HBM bytes/step: " << exactAndScaled(totals.hbmBytesNoReuse, u"B"_s)
                << " if every op reads its inputs from HBM and writes its output back\n";
@@ -328,6 +293,7 @@ namespace {
                << "  \"params\": " << paramsOf(loaded, analysis) << ",\n"
                << "  \"flops_per_step\": " << totals.flops << ",\n"
                << "  \"weight_bytes\": " << totals.weightBytes << ",\n"
+               << "  \"optimizer_state_bytes\": " << totals.optimizerStateBytes << ",\n"
                << "  \"kv_bytes\": " << totals.kvBytes() << ",\n"
                << "  \"hbm_bytes_per_step\": " << totals.hbmBytesNoReuse << ",\n"
                << "  \"op_kinds\": {";
@@ -349,7 +315,8 @@ int runInspect(const QStringList& args, Io io)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         u"Imports a model and prints what one step does: ops and op kinds, the repeated layers found, "
-        "parameters, FLOPs, weight and KV-cache bytes, and the HBM traffic if nothing stayed on chip."_s);
+        "parameters, FLOPs, weight, optimizer-state and KV-cache bytes, and the HBM traffic if nothing stayed "
+        "on chip."_s);
     parser.addPositionalArgument(u"MODEL"_s,
         u"A model file (.onnx, .elk.json, or an NNFusion einstein_v2 .json), or a bundled model: llama2-13b, "
         "llama2-70b, opt-30b, gemma2-27b, dit-xl."_s);

@@ -35,7 +35,10 @@ namespace {
                << "  weights " << bytesText(summary.bytesOf(model::TensorRole::Weight)) << ", KV cache "
                << bytesText(summary.bytesOf(model::TensorRole::KvCache)) << ", activations "
                << bytesText(summary.bytesOf(model::TensorRole::Activation)) << ", outputs "
-               << bytesText(summary.bytesOf(model::TensorRole::Output)) << "\n"
+               << bytesText(summary.bytesOf(model::TensorRole::Output));
+        if (summary.bytesOf(model::TensorRole::OptimizerState) > 0)
+            io.out << ", optimizer state " << bytesText(summary.bytesOf(model::TensorRole::OptimizerState));
+        io.out << "\n"
                << "  ops per kind:";
         for (const model::OpKind kind : model::kAllOpKinds) {
             if (summary.opsOf(kind) > 0)
@@ -101,11 +104,17 @@ int runWorkspace(const QStringList& args, Io io)
            << ", KV length " << spec.kvLen << ", designs";
     for (const std::string& design : spec.designs)
         io.out << " " << QString::fromStdString(design);
-    // The one bound that needs no cost model: every weight and KV byte crosses HBM at least once.
-    const double hbmBytes = double(summary.bytesOf(model::TensorRole::Weight) + summary.bytesOf(model::TensorRole::KvCache));
+    // The one bound that needs no cost model: every byte held in HBM (weights, KV cache, optimizer
+    // state) crosses HBM at least once.
+    double hbmBytes = 0;
+    for (const model::TensorRole role : model::kAllTensorRoles) {
+        if (model::residesInHbm(role))
+            hbmBytes += double(summary.bytesOf(role));
+    }
     const double hbmBoundUs = hbmBytes / (spec.chip.totalHbmBandwidthGBps() * 1e9) * 1e6;
     io.out << "\n"
-           << "HBM lower bound: " << numberText(hbmBytes / 1e9, 5) << " GB of weights and KV cache at "
+           << "HBM lower bound: " << numberText(hbmBytes / 1e9, 5) << " GB of weights and KV cache"
+           << (summary.bytesOf(model::TensorRole::OptimizerState) > 0 ? " and optimizer state" : "") << " at "
            << numberText(spec.chip.totalHbmBandwidthGBps(), 6) << " GB/s = " << numberText(hbmBoundUs, 5)
            << " us per step\n"
            << "Cache key: " << QString::fromStdString(run::runSpecHash(spec)) << "\n";

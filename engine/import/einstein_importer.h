@@ -21,7 +21,8 @@ namespace elk::import {
 /// Semantics (see the report of the einstein importer for the reasons):
 /// - Reshape / transpose / broadcast and Convert are views: no operator; consumers read the stored
 ///   tensor (a Convert's cast is fused into its consumers, as the artifact charges nothing for it).
-/// - Concat of weights is folded into one packed weight; Concat of activations is one copy operator.
+/// - Concat of weights is folded into one packed weight; Concat of activations is one copy operator
+///   (a Slice with one input per part: zero FLOPs, each part read once).
 /// - Slices and paddings are data-movement operators (OpKind::Slice); GatherV2 is OpKind::Gather.
 /// - The operator kind is read off the expression: a product of two tensors summed over an index is
 ///   MatMul (Conv with a sliding window), a lone reduction Reduce (Pool with a window), one input

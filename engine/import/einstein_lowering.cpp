@@ -678,8 +678,9 @@ namespace {
             });
             if (weights)
                 return foldedWeight(*loads[0]);
-            // Activations: one copy operator. The joined axis is stored as (part, element) so that every
-            // part is read with plain indices; a part longer than the common size reads several parts.
+            // Activations: one copy operator, a Slice with k inputs. The joined axis is stored as
+            // (part, element) so that every part is read with plain indices; a part longer than the
+            // common size reads several parts.
             const std::int64_t unit = std::accumulate(sizes.begin(), sizes.end(), std::int64_t(0),
                 [](std::int64_t g, std::int64_t s) { return std::gcd(g, s); });
             OpRequest request;
@@ -731,7 +732,7 @@ namespace {
                 request.inputs.push_back(std::move(input));
             }
             request.opName = opName();
-            request.kind = OpKind::Elementwise;
+            request.kind = OpKind::Slice; // a copy from k sources: zero FLOPs, each part read once
             request.outputName = outputName();
             request.outputDtype = slotOf(*loads[0]).dtype;
             return build(request);

@@ -9,6 +9,7 @@
 #include <functional>
 #include <queue>
 #include <set>
+#include <string_view>
 
 namespace elk::import::onnx_detail {
 
@@ -274,6 +275,54 @@ namespace {
         }
     }
 
+    /// Stored optimizer state: the state inputs of the training-domain optimizer ops (Adagrad,
+    /// Momentum, Adam: inputs R, T, then n weights, n gradients and the state tensors, n outputs per
+    /// state kind plus the n new weights), or a stored tensor named after a weight of the same shape
+    /// with a state suffix ("w.m", "w.v": the transformer builder; "w.exp_avg", "w.exp_avg_sq",
+    /// "w.momentum_buffer": PyTorch's names).
+    void markOptimizerState(Context& ctx)
+    {
+        auto mark = [&ctx](int id) {
+            Value& v = ctx.value(id);
+            if (v.producer >= 0 || !(v.isInitializer || v.isGraphInput))
+                return;
+            v.optimizerState = true;
+            v.isConst = v.isGraphInput && v.isConst; // run-time state: computations on it do not fold
+        };
+        for (const NodeRec& node : ctx.nodes) {
+            if (node.domain != "ai.onnx.preview.training"
+                || (node.opType != "Adam" && node.opType != "Adagrad" && node.opType != "Momentum"))
+                continue;
+            const auto groupsIn = std::int64_t(node.inputs.size()) - 2;
+            const auto n = groupsIn - std::int64_t(node.outputs.size());
+            if (n <= 0)
+                continue; // malformed; the shape rule reports it
+            for (std::size_t k = std::size_t(2 + 2 * n); k < node.inputs.size(); ++k) {
+                if (node.inputs[k] >= 0)
+                    mark(node.inputs[k]);
+            }
+        }
+        static const char* const suffixes[] = { ".m", ".v", ".exp_avg", ".exp_avg_sq", ".momentum_buffer" };
+        for (int id = 0; id < int(ctx.values.size()); ++id) {
+            const Value& v = ctx.value(id);
+            if (v.producer >= 0 || !(v.isInitializer || v.isGraphInput) || !v.hasShape)
+                continue;
+            for (const std::string_view suffix : suffixes) {
+                const std::size_t baseLength = v.name.size() - std::min(v.name.size(), suffix.size());
+                if (baseLength == 0 || v.name.compare(baseLength, suffix.size(), suffix) != 0)
+                    continue;
+                const auto base = ctx.valueByName.find(v.name.substr(0, baseLength));
+                if (base == ctx.valueByName.end())
+                    continue;
+                const Value& weight = ctx.value(base->second);
+                if (weight.isInitializer && weight.hasShape && weight.shape == v.shape) {
+                    mark(id);
+                    break;
+                }
+            }
+        }
+    }
+
 } // namespace
 
 bool buildGraph(Context& ctx)
@@ -373,6 +422,8 @@ bool buildGraph(Context& ctx)
                 deps[std::size_t(i)].push_back(ctx.value(it->second).producer);
         }
     }
+
+    markOptimizerState(ctx);
 
     // Kahn's algorithm; among ready nodes the earliest in the file goes first, so a file that is
     // already in order keeps it.

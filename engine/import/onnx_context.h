@@ -67,6 +67,9 @@ struct Value {
     bool isInitializer = false;
     bool isGraphOutput = false;
     bool kvHint = false; ///< a graph input/output that is a KV cache (by name or by its bound KV dim)
+    /// Optimizer state (Adam moments, momentum buffers): stored like a weight, but run-time state
+    /// the step reads and rewrites, so never folded as a constant and not counted as parameters.
+    bool optimizerState = false;
     int producer = -1; ///< index into Context::nodes
     bool shapeDeclared = false; ///< the shape came from the file's value_info, not from a rule
     /// A sequence built inside the graph: the tensors it holds (no shape of its own). When not

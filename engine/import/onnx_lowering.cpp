@@ -68,7 +68,9 @@ std::optional<View> Lowering::operandOf(const NodeRec& node, int id, bool allowI
     if (isEmpty(id) && !v.isGraphInput)
         return std::nullopt; // an empty result contributes nothing (a Concat drops it)
     RootOrigin origin;
-    if (v.isConst) {
+    if (v.optimizerState) {
+        origin = v.isGraphInput ? RootOrigin::GraphInput : RootOrigin::Constant; // stored, not computed
+    } else if (v.isConst) {
         if (allowImmediate && checkedElements(v.shape).value_or(2) <= 1)
             return std::nullopt;
         origin = RootOrigin::Constant;
@@ -86,6 +88,9 @@ std::optional<View> Lowering::operandOf(const NodeRec& node, int id, bool allowI
     View view = layout.newRoot(v.shape);
     newRootInfo(view, v.name, v.elemType, origin);
     roots[view.root].kvCache = origin == RootOrigin::GraphInput && v.kvHint;
+    roots[view.root].optimizerState = v.optimizerState;
+    roots[view.root].fill = origin == RootOrigin::Constant && v.producer >= 0
+        && ctx.nodes[std::size_t(v.producer)].opType == "ConstantOfShape";
     m_views[std::size_t(id)] = view;
     return view;
 }
@@ -305,10 +310,22 @@ bool Lowering::generatedByEmpty(const NodeRec& node) const
     return false;
 }
 
+bool Lowering::isConstantView(const NodeRec& node, std::size_t index) const
+{
+    static const std::set<std::string, std::less<>> views
+        = { "Transpose", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity" };
+    if (!node.domain.empty() || !views.count(node.opType) || index >= node.outputs.size() || node.outputs[index] < 0)
+        return false;
+    const Value& out = ctx.value(node.outputs[index]);
+    return out.isConst && checkedElements(out.shape).value_or(2) > 1;
+}
+
 bool Lowering::needsPlanning(const NodeRec& node) const
 {
     for (std::size_t i = 0; i < node.outputs.size(); ++i) {
-        if (isLiveOutput(node, i) && !ctx.value(node.outputs[i]).isConst && !ctx.value(node.outputs[i]).isSequence)
+        if (!isLiveOutput(node, i) || ctx.value(node.outputs[i]).isSequence)
+            continue;
+        if (!ctx.value(node.outputs[i]).isConst || isConstantView(node, i))
             return true;
     }
     return false;
@@ -404,7 +421,7 @@ bool Lowering::planGraphOutputs()
             continue;
         }
         if (!m_views[std::size_t(id)]) {
-            if (!v.isConst && !v.isGraphInput) {
+            if (!v.isConst && !v.isGraphInput && !v.optimizerState) {
                 ctx.error(pseudo.label, "internal: the output was not lowered");
                 return false;
             }
@@ -415,8 +432,10 @@ bool Lowering::planGraphOutputs()
                 return false;
             }
             View view = layout.newRoot(v.shape);
-            newRootInfo(view, v.name, v.elemType, v.isConst ? RootOrigin::Constant : RootOrigin::GraphInput);
+            newRootInfo(view, v.name, v.elemType,
+                v.isConst || (v.optimizerState && !v.isGraphInput) ? RootOrigin::Constant : RootOrigin::GraphInput);
             roots[view.root].kvCache = v.kvHint;
+            roots[view.root].optimizerState = v.optimizerState;
             m_views[std::size_t(id)] = view;
         }
         View view = *m_views[std::size_t(id)];
@@ -455,9 +474,13 @@ bool Lowering::emit(model::Graph& graph)
             return TensorRole::KvCache;
         switch (info.origin) {
         case RootOrigin::GraphInput:
-            return TensorRole::Activation;
+            return info.optimizerState ? TensorRole::OptimizerState : TensorRole::Activation;
         case RootOrigin::Constant:
-            return info.graphOutput && !consumed[r] ? TensorRole::Output : TensorRole::Weight;
+            if (info.graphOutput && !consumed[r])
+                return TensorRole::Output;
+            if (info.fill)
+                return TensorRole::Activation;
+            return info.optimizerState ? TensorRole::OptimizerState : TensorRole::Weight;
         case RootOrigin::OpOutput:
             break;
         }
@@ -584,6 +607,10 @@ bool Lowering::emit(model::Graph& graph)
         graph.addOp(op.name, op.kind, dims, refs);
     }
 
+    for (RootId r = 0; r < roots.size(); ++r) {
+        if (tensorOf[r] && roots[r].fill && graph.tensor(*tensorOf[r]).role == TensorRole::Activation)
+            graph.addInput(*tensorOf[r]); // set up before the step, like an input
+    }
     std::set<RootId> listed;
     for (RootId r : m_outputRoots) {
         if (!listed.insert(r).second)

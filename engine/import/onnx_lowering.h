@@ -70,6 +70,10 @@ struct RootInfo {
     int elemType = 0;
     RootOrigin origin = RootOrigin::OpOutput;
     bool kvCache = false; ///< role kv_cache (graph input/output of the KV cache, or a KV write)
+    bool optimizerState = false; ///< role optimizer_state (a stored Adam moment, momentum buffer, ...)
+    /// A constant fill (ConstantOfShape: a zero gradient table): a buffer set up before the step,
+    /// an input activation rather than a parameter.
+    bool fill = false;
     bool graphOutput = false;
     bool produced = false; ///< some planned op writes it
 };
@@ -128,6 +132,10 @@ private:
     bool isEmpty(int valueId) const;
     bool generatedByEmpty(const NodeRec& node) const;
     bool needsPlanning(const NodeRec& node) const;
+    /// Output `index` of the node is a pure view (transpose, reshape, alias) of a constant that is
+    /// not a single element: it stays a view of the constant's storage rather than being folded
+    /// into a second constant (a tied LM head reads the embedding table transposed).
+    bool isConstantView(const NodeRec& node, std::size_t index) const;
     bool planGraphOutputs();
     struct UnifyFailure {
         int operand = -1; ///< -1: none

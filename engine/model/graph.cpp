@@ -103,7 +103,7 @@ bool Graph::isGraphInput(TensorId id) const
     if (id >= m_tensors.size())
         return false;
     const Tensor& tensor = m_tensors[id];
-    return !tensor.producer && (tensor.role == TensorRole::Weight || tensor.role == TensorRole::KvCache);
+    return !tensor.producer && residesInHbm(tensor.role);
 }
 
 bool Graph::isGraphOutput(TensorId id) const

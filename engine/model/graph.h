@@ -73,8 +73,8 @@ public:
     const std::string& description() const { return m_description; }
 
     TensorId addTensor(std::string name, std::vector<std::int64_t> shape, DType dtype, TensorRole role);
-    /// Declares a tensor as supplied from outside (the token's activations). Weights and KV-cache
-    /// tensors without a producer are inputs without being declared.
+    /// Declares a tensor as supplied from outside (the token's activations). Weight, KV-cache and
+    /// optimizer-state tensors without a producer are inputs without being declared.
     void addInput(TensorId tensor);
     /// Declares a tensor as a result the graph hands back (it may still have consumers).
     void addOutput(TensorId tensor);
@@ -100,7 +100,8 @@ public:
     std::optional<TensorId> findTensor(std::string_view name) const;
     std::optional<OpId> findOp(std::string_view name) const;
 
-    /// Available before any op runs: declared inputs, and weights / KV cache that no op produces.
+    /// Available before any op runs: declared inputs, and tensors of a role that resides in HBM
+    /// (weights, KV cache, optimizer state; residesInHbm()) that no op produces.
     bool isGraphInput(TensorId id) const;
     bool isGraphOutput(TensorId id) const;
 

@@ -209,6 +209,8 @@ namespace {
             if (tensor.role == TensorRole::Weight && !tensor.producer) {
                 totals.params += elementCount(tensor.shape);
                 totals.weightBytes += graph.tensorBytes(id);
+            } else if (tensor.role == TensorRole::OptimizerState && !tensor.producer) {
+                totals.optimizerStateBytes += graph.tensorBytes(id);
             } else if (tensor.role == TensorRole::KvCache) {
                 if (tensor.producer)
                     totals.kvBytesWritten += graph.tensorBytes(id);

@@ -40,9 +40,12 @@ struct LayerStructure {
 /// Per-step totals. A graph describes one step (one decode token, one prefill pass, one training
 /// step), so these are per step; batch, sequence and KV length are already in its shapes.
 struct GraphTotals {
-    std::int64_t params = 0; ///< elements of the weight tensors no op produces
+    std::int64_t params = 0; ///< elements of the weight tensors no op produces (optimizer state excluded)
     std::int64_t flops = 0; ///< flopCount() summed over ops
     std::int64_t weightBytes = 0; ///< bytes of the weight tensors no op produces
+    /// Bytes of the optimizer-state tensors (Adam moments, ...) no op produces: the state as it was
+    /// before the step; a training step reads it and writes the new state back.
+    std::int64_t optimizerStateBytes = 0;
     std::int64_t kvBytesRead = 0; ///< KV-cache tensors no op produces that some op reads (the cache as it was)
     std::int64_t kvBytesWritten = 0; ///< KV-cache tensors an op produces (what the step appends)
     /// HBM traffic if nothing stays on chip: every op reads all its inputs from HBM and writes its

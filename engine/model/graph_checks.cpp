@@ -210,8 +210,7 @@ namespace {
                 errors.push_back({ reader, tensor.name,
                     "op " + quoted(reader) + " reads " + label()
                         + ", which no op produces and which is not a graph input (list it in the inputs, or give it "
-                          "role "
-                          "weight or kv_cache)" });
+                          "role weight, kv_cache or optimizer_state)" });
             }
             if (tensor.consumers.empty() && !graph.isGraphOutput(t)) {
                 const std::string writer = producers[t].empty() ? "" : opName(graph, producers[t].front());

@@ -54,6 +54,8 @@ const char* toString(TensorRole role)
         return "activation";
     case TensorRole::Output:
         return "output";
+    case TensorRole::OptimizerState:
+        return "optimizer_state";
     }
     return "?";
 }
@@ -171,7 +173,8 @@ std::int64_t iterationCount(const TensorExpr& expr)
 // - Softmax: 5 per input element: max, subtract, exp, sum, divide.
 // - Normalization: 4 per input element: square, sum, multiply by the reciprocal norm, multiply by
 //   the scale (RMSNorm; the one rsqrt per row is negligible, LayerNorm's mean pass is not counted).
-// - Gather, Slice: pure data movement, 0.
+// - Gather, Slice: pure data movement, 0 (a Slice with several inputs is a concatenation: a copy
+//   too, not k - 1 additions).
 std::int64_t flopCount(const TensorExpr& expr)
 {
     switch (expr.kind) {
@@ -196,11 +199,20 @@ std::int64_t flopCount(const TensorExpr& expr)
     return 0;
 }
 
+// A copy reads no more elements of a source than it writes: a slice or a row gather touches only
+// the part it copies (a padding or broadcast copy reads its whole, smaller source once), so its
+// sources count min(source elements, output elements). Gather indices are read whole.
 std::int64_t byteCount(const TensorExpr& expr)
 {
-    std::int64_t bytes = 0;
-    for (std::size_t i = 0; i < expr.operands.size(); ++i)
-        bytes += operandBytes(expr, i);
+    std::int64_t bytes = operandBytes(expr, 0);
+    const std::int64_t written = operandElements(expr, 0);
+    for (std::size_t i = 1; i < expr.operands.size(); ++i) {
+        const bool copied = expr.kind == OpKind::Slice || (expr.kind == OpKind::Gather && i == 1);
+        if (copied)
+            bytes += std::min(operandElements(expr, i), written) * bytesPerElement(expr.operands[i].dtype);
+        else
+            bytes += operandBytes(expr, i);
+    }
     return bytes;
 }
 
@@ -218,9 +230,10 @@ namespace {
         case OpKind::Unary:
         case OpKind::Reduce:
         case OpKind::Pool:
-        case OpKind::Slice:
         case OpKind::Softmax:
             return { 1, 1 };
+        case OpKind::Slice:
+            return { 1, 64 }; // several inputs: a concatenation, each output element copied from one of them
         case OpKind::MatMul:
         case OpKind::Gather:
             return { 2, 2 };

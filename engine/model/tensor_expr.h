@@ -15,22 +15,34 @@
 namespace elk::model {
 
 /// Operator kind: selects the tile cost formula of later stages (and the FLOP count below).
+/// Slice is a copy of (part of) its input; a Slice with several inputs is a concatenation, each
+/// output element copied from one input (loop dims an input needs beyond the output's select
+/// which part it fills). Gather reads rows of its data input chosen by its index input.
 enum class OpKind { Reduce, Unary, Elementwise, Pool, Conv, MatMul, Gather, Slice, Softmax, Normalization };
 
 inline constexpr std::array<OpKind, 10> kAllOpKinds = { OpKind::Reduce, OpKind::Unary, OpKind::Elementwise,
     OpKind::Pool, OpKind::Conv, OpKind::MatMul, OpKind::Gather, OpKind::Slice, OpKind::Softmax, OpKind::Normalization };
 
-/// Where a tensor lives and why: weights and KV cache sit in HBM and are preloaded; activations
-/// stay on chip between producer and consumers when they fit; outputs are written back.
-enum class TensorRole { Weight, KvCache, Activation, Output };
+/// Where a tensor lives and why: weights, KV cache and optimizer state (Adam moments, momentum
+/// buffers of a training step) sit in HBM and are preloaded; activations stay on chip between
+/// producer and consumers when they fit; outputs are written back. Optimizer state is not a
+/// parameter: it is counted apart from the weights.
+enum class TensorRole { Weight, KvCache, Activation, Output, OptimizerState };
 
-inline constexpr std::array<TensorRole, 4> kAllTensorRoles
-    = { TensorRole::Weight, TensorRole::KvCache, TensorRole::Activation, TensorRole::Output };
+inline constexpr std::array<TensorRole, 5> kAllTensorRoles = { TensorRole::Weight, TensorRole::KvCache,
+    TensorRole::Activation, TensorRole::Output, TensorRole::OptimizerState };
+
+/// Roles whose tensors persist in HBM across steps (weights, KV cache, optimizer state): when no op
+/// produces them they are graph inputs without being declared, and the compiler preloads them from HBM.
+constexpr bool residesInHbm(TensorRole role)
+{
+    return role == TensorRole::Weight || role == TensorRole::KvCache || role == TensorRole::OptimizerState;
+}
 
 /// "reduce" "unary" "elementwise" "pool" "conv" "matmul" "gather" "slice" "softmax" "normalization"
 const char* toString(OpKind kind);
 std::optional<OpKind> opKindFromString(std::string_view text);
-/// "weight" "kv_cache" "activation" "output"
+/// "weight" "kv_cache" "activation" "output" "optimizer_state"
 const char* toString(TensorRole role);
 std::optional<TensorRole> tensorRoleFromString(std::string_view text);
 
@@ -92,7 +104,8 @@ std::int64_t iterationCount(const TensorExpr& expr);
 /// Floating-point (or integer) operations of one execution, by kind; see tensor_expr.cpp.
 std::int64_t flopCount(const TensorExpr& expr);
 
-/// Bytes the operator touches: every input read once plus the output written once.
+/// Bytes the operator touches: every input read once plus the output written once. A Slice (each
+/// input) and a Gather (its data input) read only what they copy: min(input, output) elements.
 std::int64_t byteCount(const TensorExpr& expr);
 
 /// One problem of an expression on its own; `dim`, `operand` and `axis` are -1 when not concerned.

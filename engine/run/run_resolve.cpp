@@ -12,6 +12,10 @@
 #include "engine/core/read_file.h"
 #include "engine/core/sha256.h"
 #include "engine/core/version.h"
+#include "engine/import/transformer_builder.h"
+#include "engine/run/model_load.h"
+
+#include <filesystem>
 
 namespace elk::run {
 
@@ -166,8 +170,22 @@ RunSpecResult resolveRunSpec(const RunRequest& request)
     RunSpec& spec = result.spec;
 
     spec.model.path = request.modelPath;
+    std::error_code ignored;
+    const std::optional<std::string> bundled
+        = std::filesystem::exists(request.modelPath, ignored) ? std::nullopt : bundledModelName(request.modelPath);
     if (request.modelPath.empty()) {
         result.errors.push_back({ "/model/path", "no model file given" });
+    } else if (bundled) {
+        // A bundled model is built in memory; its identity is the content of the ONNX it builds for the phase.
+        spec.model.path = std::string(kBundledPrefix) + *bundled;
+        spec.model.format = "onnx";
+        const auto config = import::bundledModelConfig(*bundled);
+        const auto phases = import::supportedPhases(*config);
+        const import::ModelPhase phase = toModelPhase(request.phase);
+        if (std::find(phases.begin(), phases.end(), phase) == phases.end())
+            result.errors.push_back({ "/phase", *bundled + " has no " + toString(request.phase) + " phase" });
+        else
+            spec.model.sha256 = sha256Hex(import::buildTransformerOnnx(*config, phase));
     } else {
         std::string hashError;
         if (const auto hash = sha256HexOfFile(request.modelPath, hashError))

@@ -41,7 +41,7 @@ const std::vector<std::string>& knownDesigns()
 
 const std::vector<std::string>& knownModelFormats()
 {
-    static const std::vector<std::string> formats = { "onnx", "stablehlo", "elk-graph" };
+    static const std::vector<std::string> formats = { "onnx", "stablehlo", "elk-graph", "einstein-v2" };
     return formats;
 }
 
@@ -56,6 +56,8 @@ std::optional<std::string> modelFormatFromPath(std::string_view path)
         return "stablehlo";
     if (endsWith(".elk.json"))
         return "elk-graph";
+    if (endsWith(".json")) // any other JSON model is an NNFusion einstein_v2 graph
+        return "einstein-v2";
     return std::nullopt;
 }
 

@@ -26,9 +26,11 @@ std::optional<Phase> phaseFromString(std::string_view text);
 
 /// Scheduling designs in canonical order: basic, static, elk-dyn, elk-full, ideal.
 const std::vector<std::string>& knownDesigns();
-/// Model formats the importers read: onnx, stablehlo, elk-graph (the Graph IR's own "elk.graph/1" JSON).
+/// Model formats the importers read: onnx, stablehlo, elk-graph (the Graph IR's own "elk.graph/1" JSON),
+/// einstein-v2 (NNFusion's graph JSON).
 const std::vector<std::string>& knownModelFormats();
-/// Format from the file extension (".onnx" → onnx, ".mlir" → stablehlo, ".elk.json" → elk-graph), or nothing.
+/// Format from the file extension (".onnx" → onnx, ".mlir" → stablehlo, ".elk.json" → elk-graph,
+/// other ".json" → einstein-v2), or nothing.
 std::optional<std::string> modelFormatFromPath(std::string_view path);
 
 inline constexpr std::int64_t kMaxBatch = 1 << 16;
@@ -36,7 +38,7 @@ inline constexpr std::int64_t kMaxTokens = 1 << 20; ///< bound of seqLen and kvL
 
 /// The model a run uses. Identity is the content hash; the path is kept to say where it came from.
 struct ModelRef {
-    std::string path; ///< as the user gave it
+    std::string path; ///< as the user gave it; "bundled:NAME" for a bundled model (built in memory)
     std::string sha256; ///< lower-case hex SHA-256 of the file's bytes
     std::string format; ///< one of knownModelFormats()
     bool operator==(const ModelRef&) const = default;

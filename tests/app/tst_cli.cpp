@@ -99,6 +99,14 @@ private slots:
             "input_dict={ \\\"input0\\\" : {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [99, 32]} })\", \"Exp\", [[1, 0]]],\n"
             " [3, \"\", \"Result\", [[2, 0]]]]\n");
         writeFile(u"bad-einstein.json"_s, "[[1, \"bad\", \"Dot\", [[100, 0]]]]");
+        // fit-cost: unary cycles = 0.5 · elements + 200, and one matmul shape per line.
+        QByteArray samples = "kind,extents,dtype,cycles\n";
+        for (int elements = 100; elements <= 2000; elements += 100)
+            samples += "unary," + QByteArray::number(elements) + ",f16," + QByteArray::number(0.5 * elements + 200) + "\n";
+        for (int m : { 8, 16, 32, 64, 128, 256 })
+            samples += "matmul,1x" + QByteArray::number(m) + "x64x64,f16," + QByteArray::number(m * 64 * 64 / 100 + 300) + "\n";
+        writeFile(u"samples.csv"_s, samples);
+        writeFile(u"bad-samples.csv"_s, "kind,extents,dtype,cycles\nunary,100,f16,250\nunary,200,f16,fast\n");
     }
 
     void exitCodesAndMessages_data()
@@ -290,10 +298,42 @@ private slots:
             << 0 << u"weight bytes: 26,031,728,640 (26.03 GB)"_s;
         QTest::addRow("inspect: dit-xl patch tokens")
             << inspect + QStringList { u"dit-xl"_s, u"--phase"_s, u"prefill"_s } << 0 << u"256 patch tokens"_s;
+        // Adam's fp32 moments m and v of every trained weight (DiT's sin-cos position table is fixed):
+        // 8 × (675,129,632 − 256 × 1152) bytes, apart from the parameters.
+        QTest::addRow("inspect: dit-xl train optimizer state")
+            << inspect + QStringList { u"dit-xl"_s, u"--phase"_s, u"train"_s } << 0
+            << u"optimizer state bytes: 5,398,677,760 (5.399 GB)"_s;
+        QTest::addRow("inspect: dit-xl train params are weights only")
+            << inspect + QStringList { u"dit-xl"_s, u"--phase"_s, u"train"_s } << 0
+            << u"params: 675,129,632 (675.1 M)\n"_s;
+        // The tied LM head is a view of the embedding table: parameters counted once.
+        QTest::addRow("inspect: opt-30b tied head counted once")
+            << inspect + QStringList { u"opt-30b"_s } << 0 << u"params: 29,974,540,288 (29.97 G)\n"_s;
         QTest::addRow("inspect: dit-xl has no decode step")
             << inspect + QStringList { u"dit-xl"_s } << 2 << u"dit-xl has no decode phase; it has prefill, train"_s;
         QTest::addRow("inspect: ONNX garbage names the file")
             << inspect + QStringList { u"tiny.onnx"_s } << 2 << u"tiny.onnx: "_s;
+        const QStringList fitCost { u"fit-cost"_s };
+        QTest::addRow("help lists fit-cost") << QStringList { u"help"_s } << 0 << u"fit-cost SAMPLES.csv --out MODEL.json"_s;
+        QTest::addRow("fit-cost: per-kind table")
+            << fitCost + QStringList { u"samples.csv"_s, u"--out"_s, u"fitted.json"_s } << 0
+            << u"unary"_s + QString(16, u' ') + u"20       1  0.000 %"_s;
+        QTest::addRow("fit-cost: names the model written")
+            << fitCost + QStringList { u"samples.csv"_s, u"--out"_s, u"fitted.json"_s } << 0
+            << u"wrote fitted.json (sha256 "_s;
+        QTest::addRow("fit-cost: bad cycles name file, line and column")
+            << fitCost + QStringList { u"bad-samples.csv"_s, u"--out"_s, u"x.json"_s } << 2
+            << u"bad-samples.csv:3: column cycles: expected a finite number >= 0, found \"fast\""_s;
+        QTest::addRow("fit-cost: missing samples file")
+            << fitCost + QStringList { u"nowhere.csv"_s, u"--out"_s, u"x.json"_s } << 2 << u"nowhere.csv"_s;
+        QTest::addRow("fit-cost: --out is required")
+            << fitCost + QStringList { u"samples.csv"_s } << 2 << u"--out MODEL.json is required"_s;
+        QTest::addRow("fit-cost: --folds below 2")
+            << fitCost + QStringList { u"samples.csv"_s, u"--out"_s, u"x.json"_s, u"--folds"_s, u"1"_s } << 2
+            << u"--folds: 1 is out of range 2..1000"_s;
+        QTest::addRow("fit-cost: --max-depth not a number")
+            << fitCost + QStringList { u"samples.csv"_s, u"--out"_s, u"x.json"_s, u"--max-depth"_s, u"deep"_s } << 2
+            << u"--max-depth: 'deep' is not an integer"_s;
         QTest::addRow("delay-compute not on/off")
             << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--delay-compute"_s, u"maybe"_s } << 2
             << u"--delay-compute: 'maybe' is not on or off"_s;
@@ -331,7 +371,7 @@ private slots:
         QStringList keys = object.keys();
         keys.sort();
         QStringList expected { u"name"_s, u"ops"_s, u"layers"_s, u"ops_per_layer"_s, u"params"_s, u"flops_per_step"_s,
-            u"weight_bytes"_s, u"kv_bytes"_s, u"hbm_bytes_per_step"_s, u"op_kinds"_s };
+            u"weight_bytes"_s, u"optimizer_state_bytes"_s, u"kv_bytes"_s, u"hbm_bytes_per_step"_s, u"op_kinds"_s };
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(object.value(u"name"_s).toString(), u"llama2-13b-layer-decode"_s);
@@ -341,6 +381,7 @@ private slots:
         QCOMPARE(object.value(u"params"_s).toInteger(), 317'204'480);
         QCOMPARE(object.value(u"flops_per_step"_s).toInteger(), 10'829'119'488);
         QCOMPARE(object.value(u"weight_bytes"_s).toInteger(), 634'408'960);
+        QCOMPARE(object.value(u"optimizer_state_bytes"_s).toInteger(), 0); // an inference step
         QCOMPARE(object.value(u"kv_bytes"_s).toInteger(), 671'416'320);
         QVERIFY(object.value(u"hbm_bytes_per_step"_s).toInteger() > object.value(u"weight_bytes"_s).toInteger()
                 + object.value(u"kv_bytes"_s).toInteger());
@@ -351,6 +392,27 @@ private slots:
         for (const QJsonValue& count : kinds)
             total += count.toInteger();
         QCOMPARE(total, 18);
+    }
+
+    // The written model is elk.fitted-cost/1 JSON, and fitting twice writes the same bytes.
+    void fitCostWritesTheSameModelTwice()
+    {
+        QByteArray first;
+        for (const QString& name : { u"fit-a.json"_s, u"fit-b.json"_s }) {
+            const CliResult result = runElk({ u"fit-cost"_s, u"samples.csv"_s, u"--out"_s, name, u"--min-leaf"_s, u"3"_s });
+            QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+            QFile file(m_dir.filePath(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            const QJsonObject object = QJsonDocument::fromJson(bytes).object();
+            QCOMPARE(object.value(u"schema"_s).toString(), u"elk.fitted-cost/1"_s);
+            QCOMPARE(object.value(u"minSamplesPerLeaf"_s).toInt(), 3);
+            QCOMPARE(object.value(u"kinds"_s).toObject().keys(), (QStringList { u"matmul"_s, u"unary"_s }));
+            if (first.isEmpty())
+                first = bytes;
+            else
+                QCOMPARE(bytes, first);
+        }
     }
 
     void presetsListsEveryBuiltinPreset()

@@ -282,7 +282,8 @@ private slots:
             "unknown dtype \"float16\"; expected one of f64, f32, f16, bf16, f8e4m3, f8e5m2, i64, i32, i16, i8, u8, "
             "bool");
         row("unknown role", R"("role": "activation"}, {"name": "y")", R"("role": "kv-cache"}, {"name": "y")",
-            "/tensors/0/role", "unknown role \"kv-cache\"; expected one of weight, kv_cache, activation, output");
+            "/tensors/0/role",
+            "unknown role \"kv-cache\"; expected one of weight, kv_cache, activation, output, optimizer_state");
         row("fractional extent in a shape", R"("shape": [2, 3])", R"("shape": [2, 2.5])", "/tensors/0/shape/1",
             "expected an integer, got number 2.5");
         row("extent beyond int64", R"("shape": [2, 3])", R"("shape": [18446744073709551615, 3])", "/tensors/0/shape/0",

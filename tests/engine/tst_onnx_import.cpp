@@ -5,6 +5,7 @@
 #include "engine/import/onnx_importer.h"
 #include "engine/import/onnx_test_models.h"
 #include "engine/import/transformer_builder.h"
+#include "engine/model/graph_analysis.h"
 #include "engine/model/graph_summary.h"
 
 #include <QTemporaryDir>
@@ -18,6 +19,7 @@ using namespace elk;
 using namespace elk::import::onnxtest;
 using model::OpKind;
 using model::TensorRole;
+using namespace Qt::Literals::StringLiterals;
 
 namespace {
 
@@ -385,12 +387,190 @@ private slots:
         const Imported imported = importModel(m);
         QVERIFY2(imported.result.ok(), errorsText(imported.result).c_str());
         const model::Graph& g = imported.result.graph;
-        QCOMPARE(opsOfKind(g, OpKind::Slice), 2);
-        QCOMPARE(opsOfKind(g, OpKind::Gather), 1); // a two-part concatenation gathers from both
+        QCOMPARE(opsOfKind(g, OpKind::Slice), 3); // the concatenation is a copy from both parts
+        QCOMPARE(opsOfKind(g, OpKind::Gather), 0);
         QCOMPARE(g.totalFlops(), std::int64_t(0));
         const model::TensorExpr& concat = g.exprOf(*g.findOp("concat"));
         QVERIFY2(model::iterationCount(concat) <= 3 * 8 * 3, model::toString(concat).c_str()); // blocks of 2, not 6 x 2 x 8
         QVERIFY(g.validate().empty());
+    }
+
+    // Concat of k activations is one copy (a Slice with k inputs): no FLOPs, every part read once
+    // and the result written once; not k - 1 elementwise operations per element.
+    void concatOfActivationsIsACopy()
+    {
+        Model m;
+        m.graph.inputs = { tensor("a", { 2, 3 }), tensor("b", { 2, 5 }), tensor("c", { 2, 4 }) };
+        m.graph.outputs = { tensor("y", { 2, 12 }) };
+        m.graph.nodes = { { "Concat", { "a", "b", "c" }, { "y" }, { attrInt("axis", 1) }, "concat" } };
+        const Imported imported = importModel(m);
+        QVERIFY2(imported.result.ok(), errorsText(imported.result).c_str());
+        const model::Graph& g = imported.result.graph;
+        QCOMPARE(g.ops().size(), std::size_t(1));
+        const model::TensorExpr& concat = g.exprOf(*g.findOp("concat"));
+        QCOMPARE(concat.kind, OpKind::Slice);
+        QCOMPARE(concat.operands.size(), std::size_t(4));
+        QCOMPARE(model::flopCount(concat), std::int64_t(0));
+        // f32: written 2 x 12, read 2 x 3 + 2 x 5 + 2 x 4.
+        QCOMPARE(model::byteCount(concat), std::int64_t((24 + 6 + 10 + 8) * 4));
+        QVERIFY(g.validate().empty());
+    }
+
+    // A slice reads only the rows it copies, not its whole source.
+    void sliceCountsOnlyTheBytesItReads()
+    {
+        Model m = singleNode(13, { "Slice", { "x", "starts", "ends", "axes" }, { "y" }, {}, "rows" },
+            { tensor("x", { 8, 4 }) }, { tensor("y", { 2, 4 }) },
+            { int64s("starts", { 2 }), int64s("ends", { 4 }), int64s("axes", { 0 }) });
+        m.graph.nodes.push_back({ "Relu", { "y" }, { "z" }, {}, "relu" });
+        m.graph.outputs = { tensor("z", { 2, 4 }) };
+        const Imported imported = importModel(m);
+        QVERIFY2(imported.result.ok(), errorsText(imported.result).c_str());
+        const model::Graph& g = imported.result.graph;
+        const model::TensorExpr& slice = g.exprOf(*g.findOp("rows"));
+        QCOMPARE(slice.kind, OpKind::Slice);
+        QCOMPARE(model::byteCount(slice), std::int64_t((8 + 8) * 4)); // 2 x 4 read, 2 x 4 written (f32)
+    }
+
+    // A tied LM head (OPT, Gemma) reads the embedding table through a transpose, possibly behind
+    // other views: the table stays one weight tensor, its parameters counted once.
+    void tiedWeightIsOneTensor_data()
+    {
+        QTest::addColumn<QString>("views");
+        QTest::addRow("transpose") << u"transpose"_s;
+        QTest::addRow("identity, then transpose") << u"identity"_s;
+        QTest::addRow("unsqueeze, squeeze, transpose") << u"unsqueeze"_s;
+        QTest::addRow("transpose, then reshape to itself") << u"reshape"_s;
+    }
+    void tiedWeightIsOneTensor()
+    {
+        QFETCH(QString, views);
+        Model m;
+        m.graph.inputs = { tensor("ids", { 2, 3 }, kInt64) };
+        m.graph.outputs = { tensor("logits", { 2, 3, 10 }, kFloat16) };
+        m.graph.initializers = { weight("embed", { 10, 4 }), int64s("axes", { 0 }), int64s("shape", { 4, 10 }) };
+        m.graph.nodes = { { "Gather", { "embed", "ids" }, { "x" }, {}, "lookup" } };
+        std::string table = "embed";
+        if (views == u"identity"_s) {
+            m.graph.nodes.push_back({ "Identity", { table }, { "embed_alias" } });
+            table = "embed_alias";
+        } else if (views == u"unsqueeze"_s) {
+            m.graph.nodes.push_back({ "Unsqueeze", { table, "axes" }, { "embed_3d" } });
+            m.graph.nodes.push_back({ "Squeeze", { "embed_3d", "axes" }, { "embed_2d" } });
+            table = "embed_2d";
+        }
+        m.graph.nodes.push_back({ "Transpose", { table }, { "head" }, { attrInts("perm", { 1, 0 }) }, "tie" });
+        std::string head = "head";
+        if (views == u"reshape"_s) {
+            m.graph.nodes.push_back({ "Reshape", { "head", "shape" }, { "head_2d" } });
+            head = "head_2d";
+        }
+        m.graph.nodes.push_back({ "MatMul", { "x", head }, { "logits" }, {}, "lm_head" });
+        const Imported imported = importModel(m);
+        QVERIFY2(imported.result.ok(), errorsText(imported.result).c_str());
+        const model::Graph& g = imported.result.graph;
+        QVERIFY(g.validate().empty());
+        const auto weights = std::count_if(g.tensors().begin(), g.tensors().end(),
+            [](const model::Tensor& t) { return t.role == TensorRole::Weight; });
+        QCOMPARE(weights, 1);
+        QCOMPARE(g.ops().size(), std::size_t(2)); // the lookup and the head; the views are no ops
+        const model::TensorExpr& lmHead = g.exprOf(*g.findOp("lm_head"));
+        QCOMPARE(g.op(*g.findOp("lm_head")).tensors.at(2), *g.findTensor("embed"));
+        QCOMPARE(model::flopCount(lmHead), std::int64_t(2 * 2 * 3 * 4 * 10));
+        const model::GraphTotals totals = model::graphTotals(g);
+        QCOMPARE(totals.params, std::int64_t(40));
+        QCOMPARE(totals.weightBytes, std::int64_t(80));
+        // The lookup reads 6 rows of the table (not all 10), the indices, and writes 6 rows (f16).
+        const model::TensorExpr& lookup = g.exprOf(*g.findOp("lookup"));
+        QCOMPARE(lookup.kind, OpKind::Gather);
+        QCOMPARE(model::byteCount(lookup), std::int64_t(24 * 2 + 24 * 2 + 6 * 8));
+    }
+
+    // Optimizer state named after its weight ("w.m", "w.v": the transformer builder's Adam; PyTorch's
+    // "w.exp_avg") is role optimizer_state: not parameters, and its update is computed each step
+    // rather than folded as a constant. A same-named tensor of another shape is not state.
+    void optimizerStateByName_data()
+    {
+        QTest::addColumn<QString>("firstMoment");
+        QTest::addColumn<QString>("secondMoment");
+        QTest::addColumn<bool>("sameShape");
+        QTest::addRow("builder: w.m, w.v") << u"w.m"_s << u"w.v"_s << true;
+        QTest::addRow("PyTorch: w.exp_avg, w.exp_avg_sq") << u"w.exp_avg"_s << u"w.exp_avg_sq"_s << true;
+        QTest::addRow("other shape: weights after all") << u"w.m"_s << u"w.v"_s << false;
+    }
+    void optimizerStateByName()
+    {
+        QFETCH(QString, firstMoment);
+        QFETCH(QString, secondMoment);
+        QFETCH(bool, sameShape);
+        const std::string m1 = firstMoment.toStdString();
+        const std::string v1 = secondMoment.toStdString();
+        const std::vector<std::int64_t> stateShape = sameShape ? dims({ 4, 8 }) : dims({ 8, 4 });
+        Model m;
+        m.graph.inputs = { tensor("g", { 4, 8 }), tensor("g_t", { 8, 4 }) };
+        m.graph.outputs = { tensor("w_new", { 4, 8 }, kFloat16), tensor("m_new", { 4, 8 }),
+            tensor("v_new", { 4, 8 }) };
+        TensorData beta { "beta", kFloat, {}, {}, { 0.9 } };
+        m.graph.initializers = { weight("w", { 4, 8 }), weight(m1, stateShape, kFloat), weight(v1, stateShape, kFloat),
+            beta, int64s("perm_shape", { 4, 8 }) };
+        const std::string grad = sameShape ? "g" : "g_t";
+        m.graph.nodes = {
+            { "Mul", { m1, "beta" }, { "m_scaled" }, {}, "m_decay" },
+            { "Add", { "m_scaled", grad }, { "m_sum" }, {}, "m_add" },
+            { "Mul", { v1, "beta" }, { "v_scaled" }, {}, "v_decay" },
+            { "Add", { "v_scaled", grad }, { "v_sum" }, {}, "v_add" },
+            { "Reshape", { "m_sum", "perm_shape" }, { "m_new" } },
+            { "Reshape", { "v_sum", "perm_shape" }, { "v_new" } },
+            { "Cast", { "m_new" }, { "step" }, { attrInt("to", kFloat16) }, "to_f16" },
+            { "Sub", { "w", "step" }, { "w_new" }, {}, "w_update" },
+        };
+        if (!sameShape)
+            m.graph.inputs.erase(m.graph.inputs.begin()); // g unused
+        else
+            m.graph.inputs.pop_back(); // g_t unused
+        const Imported imported = importModel(m);
+        QVERIFY2(imported.result.ok(), errorsText(imported.result).c_str());
+        const model::Graph& g = imported.result.graph;
+        QVERIFY(g.validate().empty());
+        const model::GraphTotals totals = model::graphTotals(g);
+        QCOMPARE(tensorNamed(g, "w")->role, TensorRole::Weight);
+        if (sameShape) {
+            QCOMPARE(tensorNamed(g, m1)->role, TensorRole::OptimizerState);
+            QCOMPARE(tensorNamed(g, v1)->role, TensorRole::OptimizerState);
+            QVERIFY(g.isGraphInput(*g.findTensor(m1)));
+            QVERIFY(g.findOp("m_decay")); // computed each step, not folded into a constant
+            QCOMPARE(totals.params, std::int64_t(32));
+            QCOMPARE(totals.weightBytes, std::int64_t(64));
+            QCOMPARE(totals.optimizerStateBytes, std::int64_t(2 * 32 * 4));
+        } else {
+            QCOMPARE(totals.optimizerStateBytes, std::int64_t(0));
+            QCOMPARE(totals.params, std::int64_t(32 + 2 * 32)); // folded constants, counted as weights
+        }
+    }
+
+    // The state inputs of ai.onnx.preview.training's Adam (first and second moments) are optimizer
+    // state; the weight it updates stays a parameter.
+    void adamOpStateIsOptimizerState()
+    {
+        Model m;
+        m.opsets = { { "", 17 }, { "ai.onnx.preview.training", 1 } };
+        m.graph.inputs = { tensor("r", {}), tensor("t", {}, kInt64), tensor("grad", { 6 }), tensor("v", { 6 }),
+            tensor("h", { 6 }) };
+        m.graph.outputs = { tensor("x_new", { 6 }), tensor("v_new", { 6 }), tensor("h_new", { 6 }) };
+        m.graph.initializers = { weight("x", { 6 }, kFloat) };
+        m.graph.nodes = { { "Adam", { "r", "t", "x", "grad", "v", "h" }, { "x_new", "v_new", "h_new" }, {}, "adam",
+            "ai.onnx.preview.training" } };
+        const Imported imported = importModel(m);
+        QVERIFY2(imported.result.ok(), errorsText(imported.result).c_str());
+        const model::Graph& g = imported.result.graph;
+        QVERIFY(g.validate().empty());
+        QCOMPARE(tensorNamed(g, "x")->role, TensorRole::Weight);
+        QCOMPARE(tensorNamed(g, "v")->role, TensorRole::OptimizerState);
+        QCOMPARE(tensorNamed(g, "h")->role, TensorRole::OptimizerState);
+        QCOMPARE(tensorNamed(g, "grad")->role, TensorRole::Activation);
+        const model::GraphTotals totals = model::graphTotals(g);
+        QCOMPARE(totals.params, std::int64_t(6));
+        QCOMPARE(totals.optimizerStateBytes, std::int64_t(2 * 6 * 4));
     }
 
     void constantShapeArithmeticFolds()

@@ -50,6 +50,7 @@ std::shared_ptr<ModelSnapshot> loadedSnapshot()
     summary.bytesPerRole[indexOf(TensorRole::KvCache)] = 671'416'320;
     summary.bytesPerRole[indexOf(TensorRole::Activation)] = 1536;
     summary.bytesPerRole[indexOf(TensorRole::Output)] = 512;
+    summary.bytesPerRole[indexOf(TensorRole::OptimizerState)] = 6LL << 30;
     summary.opsPerKind[indexOf(OpKind::MatMul)] = 9;
     summary.opsPerKind[indexOf(OpKind::Softmax)] = 1;
     summary.opsPerKind[indexOf(OpKind::Elementwise)] = 3;
@@ -135,6 +136,7 @@ private slots:
         QTest::addRow("KV cache in MiB") << "kvCacheBytes" << "640.31 MiB";
         QTest::addRow("activations in KiB") << "activationBytes" << "1.50 KiB";
         QTest::addRow("outputs in bytes") << "outputBytes" << "512 B";
+        QTest::addRow("optimizer state in GiB") << "optimizerStateBytes" << "6.00 GiB";
         QTest::addRow("phase") << "phase" << "prefill";
         QTest::addRow("batch") << "batch" << "8";
         QTest::addRow("sequence length") << "seqLen" << "4096";

@@ -64,6 +64,8 @@ ModelSummaryView::ModelSummaryView(QWidget* parent)
     m_activationBytes = addValue(graphForm, tr("Activations"), "activationBytes",
                                  tr("Intermediate tensors produced and consumed inside the graph"));
     m_outputBytes = addValue(graphForm, tr("Outputs"), "outputBytes", tr("Tensors the graph hands back"));
+    m_optimizerStateBytes = addValue(graphForm, tr("Optimizer state"), "optimizerStateBytes",
+                                     tr("Adam moments and other optimizer state of a training step (not parameters)"));
 
     auto* runBox = new QGroupBox(tr("Run (workspace)"));
     auto* runForm = new QFormLayout(runBox);
@@ -198,6 +200,7 @@ void ModelSummaryView::showFigures(const ModelSnapshot& snapshot)
     m_kvCacheBytes->setText(formatBytes(summary.bytesOf(TensorRole::KvCache)));
     m_activationBytes->setText(formatBytes(summary.bytesOf(TensorRole::Activation)));
     m_outputBytes->setText(formatBytes(summary.bytesOf(TensorRole::Output)));
+    m_optimizerStateBytes->setText(formatBytes(summary.bytesOf(TensorRole::OptimizerState)));
     showOpsPerKind(summary);
 }
 

@@ -57,6 +57,7 @@ private:
     QLabel* m_kvCacheBytes = nullptr;
     QLabel* m_activationBytes = nullptr;
     QLabel* m_outputBytes = nullptr;
+    QLabel* m_optimizerStateBytes = nullptr;
     QLabel* m_phase = nullptr;
     QLabel* m_batch = nullptr;
     QLabel* m_seqLen = nullptr;

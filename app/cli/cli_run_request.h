@@ -1,0 +1,49 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The options that build a run::RunRequest, shared by `elk runspec resolve` and `elk run`.
+#pragma once
+
+#include <optional>
+
+#include <QCommandLineOption>
+#include <QStringList>
+
+#include "engine/run/run_spec.h"
+
+class QCommandLineParser;
+
+namespace elk::app::cli {
+
+/// How --seq binds: `runspec resolve` takes it as new tokens per sequence; `run` (like `inspect`)
+/// takes it as the context length, so a decode step runs one token over a KV cache of --seq tokens.
+enum class SeqMeaning { NewTokens, Context };
+
+class RunRequestOptions {
+public:
+    explicit RunRequestOptions(SeqMeaning seqMeaning);
+
+    /// Adds --chip, --set, --batch, --seq, --kv, --phase, --design and the run option flags.
+    void addTo(QCommandLineParser& parser) const;
+
+    /// Reads them into a request (modelPath left empty); every bad value is appended to `problems`
+    /// as "--option: 'value' is not ...". --design accepts names, comma lists and "all".
+    run::RunRequest read(const QCommandLineParser& parser, QStringList& problems) const;
+
+    const QCommandLineOption& chip() const { return m_chip; }
+
+private:
+    SeqMeaning m_seqMeaning;
+    QCommandLineOption m_chip;
+    QCommandLineOption m_set;
+    QCommandLineOption m_batch;
+    QCommandLineOption m_seq;
+    QCommandLineOption m_kv;
+    QCommandLineOption m_phase;
+    QCommandLineOption m_design;
+    QCommandLineOption m_threshold;
+    QCommandLineOption m_ingress;
+    QCommandLineOption m_delayCompute;
+    QCommandLineOption m_seed;
+};
+
+} // namespace elk::app::cli

@@ -1,0 +1,91 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/core/run_control.h"
+#include "engine/model/graph_analysis.h"
+#include "engine/partition/partition.h"
+#include "engine/run/model_load.h"
+#include "engine/run/run_spec.h"
+#include "engine/run/step_inputs.h"
+#include "engine/schedule/schedule.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace elk::run {
+
+/// Wall-clock seconds per stage of one run (reports and benchmarks; never part of results).
+struct StageTimings {
+    double importSeconds = 0;
+    double partitionSeconds = 0;
+    double scheduleSeconds = 0;
+    double simulateSeconds = 0;
+};
+
+/// Everything a run computes before any design decides: the graph, its analysis, the per-step
+/// partition inputs and every distinct partition search. It depends on the model, the step and the
+/// chip's cores, SRAM, interconnect and tile cost — not on HBM bandwidth or the preload knobs — so a
+/// bandwidth edit re-runs only scheduling (partitionKey() says what it depends on).
+struct CompiledModel {
+    LoadedModel model;
+    model::GraphAnalysis analysis;
+    StepInputs steps;
+    std::vector<partition::OpPlans> plans; ///< by StepInputs::distinctInputs
+    std::string costModel; ///< name and version of the tile cost model
+    std::string partitionKey; ///< partitionKey() of the spec it was compiled for
+};
+
+struct CompileResult {
+    std::shared_ptr<const CompiledModel> compiled;
+    std::vector<std::string> errors; ///< import errors, or every operator that fits no plan
+    RunStatus status = RunStatus::Completed;
+    StageTimings timings; ///< import and partition
+    bool ok() const { return compiled != nullptr; }
+};
+
+/// Imports, analyses and partitions. Partition searches of distinct operators run on up to
+/// `threads` threads (0: one per hardware thread); results do not depend on the thread count.
+CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads = 0);
+
+/// SHA-256 of what partition tables depend on: model hash and step, cores, SRAM, clock, interconnect,
+/// inter-chip overhead and the tile cost model (not HBM, not the run options, not the designs).
+std::string partitionKey(const RunSpec& spec);
+
+/// One design's outcome.
+struct DesignRun {
+    schedule::Design design = schedule::Design::Basic;
+    std::optional<schedule::Schedule> schedule;
+    schedule::ScheduleMetrics metrics;
+    std::string error; ///< why this design has no schedule
+    double seconds = 0;
+};
+
+struct RunResult {
+    RunSpec spec;
+    std::shared_ptr<const CompiledModel> compiled;
+    schedule::ScheduleProblem problem; ///< points into compiled->plans
+    std::vector<DesignRun> designs; ///< in spec.designs order
+    StageTimings timings;
+    std::vector<std::string> errors; ///< fatal: nothing was scheduled
+    RunStatus status = RunStatus::Completed;
+    bool ok() const { return errors.empty() && status == RunStatus::Completed; }
+};
+
+/// The schedule problem of `spec` on a compiled model. Contract: compiled.partitionKey == partitionKey(spec).
+schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, const RunSpec& spec);
+
+/// Runs every design of `spec` on an already compiled model (reusing its partition tables). An error
+/// when the spec needs other partition tables (partitionKey differs).
+RunResult scheduleRun(std::shared_ptr<const CompiledModel> compiled, const RunSpec& spec, RunControl& control);
+
+/// compileModel + scheduleRun.
+RunResult executeRun(const RunSpec& spec, RunControl& control, int threads = 0);
+
+/// The run JSON of `elk run --json` (issue 4's schema): engine_version, model, chip (resolved), designs,
+/// timings_s. Until the simulator lands, latency_ms equals analytic_latency_ms.
+std::string runResultToJson(const RunResult& result);
+
+} // namespace elk::run

@@ -1,0 +1,101 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/run/run_compile.h"
+
+#include "engine/chip/chip_spec_json.h"
+#include "engine/core/version.h"
+
+#include <nlohmann/json.hpp>
+
+namespace elk::run {
+
+namespace {
+
+    using nlohmann::ordered_json;
+
+    double milliseconds(double cycles, double clockHz)
+    {
+        return cycles / clockHz * 1e3;
+    }
+
+    std::int64_t hbmBytesOfSteps(const RunResult& result)
+    {
+        std::int64_t bytes = 0;
+        for (const schedule::Step& step : result.problem.steps)
+            bytes += result.problem.planSets[step.planSet]->hbmBytes;
+        return bytes;
+    }
+
+    ordered_json designJson(const DesignRun& run, const RunResult& result, const DesignRun* basic)
+    {
+        const double clock = result.spec.chip.clockHz;
+        ordered_json out;
+        out["design"] = schedule::toString(run.design);
+        if (!run.schedule) {
+            out["error"] = run.error;
+            return out;
+        }
+        const schedule::ScheduleMetrics& m = run.metrics;
+        const double latencyMs = milliseconds(m.latencyCycles, clock);
+        out["latency_ms"] = latencyMs; // the analytic schedule until the simulator lands
+        out["analytic_latency_ms"] = latencyMs;
+        out["execute_ms"] = milliseconds(m.executeCycles, clock);
+        out["preload_ms"] = milliseconds(m.preloadCycles, clock);
+        out["hbm_utilization"] = m.hbmUtilization;
+        out["noc_utilization"] = m.nocUtilization;
+        out["tflops"] = m.latencyCycles > 0 ? double(m.flops) / (m.latencyCycles / clock) / 1e12 : 0.0;
+        out["breakdown_ms"] = ordered_json { { "overlap", milliseconds(m.overlapCycles, clock) },
+            { "preload_only", milliseconds(m.preloadOnlyCycles, clock) },
+            { "execute_only", milliseconds(m.executeOnlyCycles, clock) },
+            { "interconnect", milliseconds(m.interconnectStallCycles, clock) } };
+        out["sram_peak_bytes_per_core"] = run.schedule->sramPeakBytesPerCore;
+        if (basic && basic->schedule && m.latencyCycles > 0)
+            out["speedup_vs_basic"] = basic->metrics.latencyCycles / m.latencyCycles;
+        out["orders_tried"] = run.schedule->ordersTried;
+        if (!run.schedule->note.empty())
+            out["note"] = run.schedule->note;
+        out["schedule_s"] = run.seconds;
+        return out;
+    }
+
+} // namespace
+
+std::string runResultToJson(const RunResult& result)
+{
+    ordered_json out;
+    out["engine_version"] = kEngineVersion;
+    out["run_spec_sha256"] = runSpecHash(result.spec);
+    if (result.compiled) {
+        const CompiledModel& compiled = *result.compiled;
+        const model::GraphTotals& totals = compiled.analysis.totals;
+        out["model"] = ordered_json { { "name", compiled.model.graph.name() }, { "path", result.spec.model.path },
+            { "ops", compiled.model.graph.ops().size() },
+            { "params", compiled.model.declaredParams.value_or(totals.params) }, { "flops_per_step", totals.flops },
+            { "hbm_bytes_per_step", hbmBytesOfSteps(result) }, { "hbm_bytes_no_reuse", totals.hbmBytesNoReuse },
+            { "spilled_activation_bytes", compiled.steps.spilledBytes },
+            { "distinct_partitions", compiled.plans.size() }, { "tile_cost_model", compiled.costModel } };
+    }
+    out["step"] = ordered_json { { "phase", toString(result.spec.phase) }, { "batch", result.spec.batch },
+        { "seq_len", result.spec.seqLen }, { "kv_len", result.spec.kvLen } };
+    out["chip"] = ordered_json::parse(chip::chipSpecToJson(result.spec.chip));
+    out["options"] = ordered_json { { "preload_noc_threshold", result.spec.options.preloadNocThreshold },
+        { "preload_ingress_gbps_per_core", result.spec.options.preloadIngressGBpsPerCore },
+        { "delay_compute", result.spec.options.delayCompute } };
+    const DesignRun* basic = nullptr;
+    for (const DesignRun& run : result.designs) {
+        if (run.design == schedule::Design::Basic)
+            basic = &run;
+    }
+    ordered_json designs = ordered_json::array();
+    for (const DesignRun& run : result.designs)
+        designs.push_back(designJson(run, result, basic));
+    out["designs"] = std::move(designs);
+    out["timings_s"] = ordered_json { { "import", result.timings.importSeconds },
+        { "partition", result.timings.partitionSeconds }, { "schedule", result.timings.scheduleSeconds },
+        { "simulate", result.timings.simulateSeconds } };
+    if (!result.errors.empty())
+        out["errors"] = result.errors;
+    return out.dump(2) + "\n";
+}
+
+} // namespace elk::run

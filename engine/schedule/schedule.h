@@ -1,0 +1,128 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/core/run_control.h"
+#include "engine/model/graph_analysis.h"
+#include "engine/partition/partition.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace elk::schedule {
+
+/// The five scheduling designs of the paper, in canonical order.
+enum class Design { Basic, Static, ElkDyn, ElkFull, Ideal };
+inline constexpr Design kAllDesigns[] = { Design::Basic, Design::Static, Design::ElkDyn, Design::ElkFull, Design::Ideal };
+const char* toString(Design design); ///< "basic" "static" "elk-dyn" "elk-full" "ideal"
+std::optional<Design> designFromString(std::string_view text);
+
+/// One operator in execution order, as the scheduler sees it.
+struct Step {
+    std::string name; ///< the graph op's name (for traces and errors)
+    std::uint32_t planSet = 0; ///< index into ScheduleProblem::planSets; equal indices = one shared search
+    std::int64_t flops = 0; ///< of this op (metrics only)
+    /// SRAM per core held during this step by activations that live across it (produced earlier,
+    /// read later) and are not its operands: unavailable to execute and preload space.
+    std::int64_t reservedBytesPerCore = 0;
+};
+
+/// Everything a design needs. Times inside are core clock cycles.
+struct ScheduleProblem {
+    std::vector<const partition::OpPlans*> planSets; ///< distinct searches; not owned
+    std::vector<Step> steps; ///< execution order
+    model::LayerStructure layers; ///< over `steps` (prefix / L × layer / suffix)
+    std::int64_t cores = 0;
+    std::int64_t sramBytesPerCore = 0;
+    double clockHz = 0;
+    double hbmBytesPerCycle = 0; ///< whole part, all stacks together
+    /// κ: ingress bytes per cycle per core that preload data may use (shared by every design).
+    double preloadIngressBytesPerCycle = 0;
+    /// θ: a preload lasts at least its NoC delivery time ÷ θ (shared by every design), 0 < θ <= 1.
+    double preloadNocThreshold = 0.9;
+    /// true: execution waits for NoC idle time left by concurrent preloads; false: preloads move
+    /// earlier instead (elk-reference.md §4.3, shared by every design).
+    bool delayCompute = true;
+    bool mesh = false; ///< 2D mesh interconnect (informs preload/execute NoC sharing)
+};
+
+struct Interval {
+    double startCycles = 0;
+    double endCycles = 0;
+    double length() const { return endCycles - startCycles; }
+};
+
+/// What one design decided for one step, and the analytic timeline it implies (time 0 = the
+/// first preload starts; intervals are forward, non-negative).
+struct StepSchedule {
+    std::uint32_t tableEntry = 0; ///< index into the step's OpPlans::table
+    std::int64_t preloadBytes = 0; ///< per core (table entry)
+    std::int64_t executeBytes = 0; ///< per core (table entry)
+    Interval preload; ///< empty (start == end) for an op with nothing to load
+    Interval execute;
+    double computeCycles = 0; ///< of the chosen execute plan
+    double commCycles = 0; ///< shift + reduce of the chosen execute plan
+    double warmupCycles = 0;
+    double stallCycles = 0; ///< execution stretched by NoC contention with concurrent preloads
+    double nocIdleCycles = 0; ///< part of this step's preload during which its NoC share is idle
+    int overlappedPreloads = 0; ///< k - 1: preloads of later ops that may run during this execution
+    int preloadPosition = 0; ///< index of this op's preload in the preload order
+};
+
+struct Schedule {
+    Design design = Design::Basic;
+    std::vector<StepSchedule> steps; ///< by execution step
+    std::vector<int> preloadOrder; ///< step indices in the order their preloads run (identity except elk-full)
+    double latencyCycles = 0; ///< end of the last execution
+    std::int64_t sramPeakBytesPerCore = 0; ///< max over time of execute + resident preload + reserved bytes
+    std::int64_t ordersTried = 1; ///< elk-full: preload orders scheduled; static: execute-space sizes swept
+    std::string note; ///< e.g. static's chosen execute space; empty when nothing to say
+};
+
+struct ScheduleResult {
+    std::optional<Schedule> schedule;
+    std::string error; ///< "stopped", or why no valid schedule exists (names the op)
+    bool ok() const { return schedule.has_value(); }
+};
+
+/// Runs one design. Deterministic. Contract: every plan set has a non-empty table; steps non-empty.
+ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, RunControl& control);
+
+/// One instant where resident data exceeds SRAM (should never happen; tests assert none).
+struct SramViolation {
+    int step = 0; ///< executing step at that instant
+    double atCycles = 0;
+    std::int64_t bytesPerCore = 0;
+    std::string message;
+};
+
+/// Replays `schedule` over time and lists every instant where execute + resident preloads +
+/// reserved bytes exceed the SRAM, and every broken ordering rule (preloads overlapping, a preload
+/// ending after its execution starts, executions overlapping). Empty = valid.
+std::vector<SramViolation> checkSchedule(const ScheduleProblem& problem, const Schedule& schedule);
+
+/// Raw metrics of an analytic schedule (elk-design.md §7: never smoothed). Times in cycles.
+struct ScheduleMetrics {
+    double latencyCycles = 0;
+    double executeCycles = 0; ///< sum of execute interval lengths
+    double preloadCycles = 0; ///< sum of preload interval lengths
+    double overlapCycles = 0; ///< time where a preload and an execution both run
+    double preloadOnlyCycles = 0;
+    double executeOnlyCycles = 0;
+    double interconnectStallCycles = 0; ///< sum of stallCycles
+    std::int64_t hbmBytes = 0; ///< bytes read from HBM (sum of the steps' OpPlans::hbmBytes)
+    double hbmUtilization = 0; ///< hbmBytes ÷ (hbmBytesPerCycle × latency)
+    /// NoC bytes (preload delivery + warm-up + rotation/reduction traffic, all cores) ÷
+    /// (cores × link bytes per cycle × latency)
+    double nocUtilization = 0;
+    std::int64_t flops = 0;
+    double flopsPerCycle = 0; ///< flops ÷ latency
+};
+
+/// `linkBytesPerCycle` is the per-core port bandwidth (cost::TransferCost).
+ScheduleMetrics scheduleMetrics(const ScheduleProblem& problem, const Schedule& schedule, double linkBytesPerCycle);
+
+} // namespace elk::schedule
