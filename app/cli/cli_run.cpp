@@ -135,16 +135,10 @@ int runRun(const QStringList& args, Io io)
         io.err << command << ": " << QString::fromStdString(error) << "\n";
     if (!result.ok())
         return int(ExitCode::BadInput);
+    // Files first: a file that cannot be written fails the command before anything is printed.
     const bool jsonToStdout = parser.isSet(json) && parser.value(json) == u"-"_s;
-    if (!jsonToStdout)
-        printTable(result, io);
-    if (parser.isSet(json)) {
-        const std::string text = run::runResultToJson(result);
-        if (jsonToStdout)
-            io.out << QString::fromStdString(text);
-        else if (!writeFile(parser.value(json), text, command, io))
-            return int(ExitCode::BadInput);
-    }
+    if (parser.isSet(json) && !jsonToStdout && !writeFile(parser.value(json), run::runResultToJson(result), command, io))
+        return int(ExitCode::BadInput);
     if (parser.isSet(program)) {
         const bool asJson = parser.value(program).endsWith(u".json"_s);
         std::string text = asJson ? "{\n" : std::string();
@@ -166,6 +160,10 @@ int runRun(const QStringList& args, Io io)
         if (!writeFile(parser.value(program), text, command, io))
             return int(ExitCode::BadInput);
     }
+    if (jsonToStdout)
+        io.out << QString::fromStdString(run::runResultToJson(result));
+    else
+        printTable(result, io);
     return int(ExitCode::Ok);
 }
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace elk::run {
@@ -38,6 +39,69 @@ namespace {
         std::mutex m_mutex;
         std::int64_t m_done = 0;
     };
+
+    /// An operator whose smallest plan does not fit the SRAM runs as n consecutive steps, each over
+    /// 1/n of one output dimension (largest first; n divides it, so all parts are the same operator
+    /// and share one search). Reduction dims are never split: that would need a partial-sum pass.
+    /// Returns n and the part's search, or nothing when no split up to 64 parts fits.
+    std::optional<std::pair<int, partition::PartitionInput>> splitToFit(const partition::PartitionInput& input,
+        const partition::PartitionResult& failed, const partition::PartitionSettings& settings,
+        const cost::TileCostModel& costModel, const cost::TransferCost& transfer, RunControl& control,
+        partition::PartitionResult& partResult)
+    {
+        const model::TensorExpr& expr = input.expr;
+        if (failed.smallestBytesPerCore <= 0 || expr.operands.empty())
+            return std::nullopt;
+        std::vector<int> dims;
+        for (const model::Axis& axis : expr.operands[0].axes) {
+            if (!axis.isWindow())
+                dims.push_back(axis.dim);
+        }
+        for (const model::Operand& operand : expr.operands) {
+            for (const model::Axis& axis : operand.axes) {
+                if (axis.isWindow())
+                    std::erase_if(dims, [&](int d) { return d == axis.dim || d == axis.windowDim; });
+            }
+        }
+        std::stable_sort(dims.begin(), dims.end(),
+            [&](int a, int b) { return expr.dimExtents[std::size_t(a)] > expr.dimExtents[std::size_t(b)]; });
+        const auto first = int(std::max<std::int64_t>(
+            2, (failed.smallestBytesPerCore + settings.sramBytesPerCore - 1) / settings.sramBytesPerCore));
+        for (int parts = first; parts <= 64; ++parts) {
+            for (int dim : dims) {
+                const std::int64_t extent = expr.dimExtents[std::size_t(dim)];
+                if (extent % parts != 0)
+                    continue;
+                partition::PartitionInput part = input;
+                part.expr.dimExtents[std::size_t(dim)] = extent / parts;
+                partResult = partition::partitionOp(part, settings, costModel, transfer, control);
+                if (partResult.ok())
+                    return std::make_pair(parts, std::move(part));
+                if (control.stopRequested())
+                    return std::nullopt;
+            }
+        }
+        return std::nullopt;
+    }
+
+    /// Repeats every step of a split operator once per part.
+    void expandSplitSteps(StepInputs& steps, const std::vector<int>& partsOfInput)
+    {
+        StepInputs expanded;
+        for (std::size_t s = 0; s < steps.inputOfStep.size(); ++s) {
+            const int parts = partsOfInput[steps.inputOfStep[s]];
+            for (int k = 0; k < parts; ++k) {
+                expanded.inputOfStep.push_back(steps.inputOfStep[s]);
+                expanded.reservedBytesPerCore.push_back(steps.reservedBytesPerCore[s]);
+                expanded.graphStep.push_back(steps.graphStep[s]);
+                expanded.partCount.push_back(parts);
+            }
+        }
+        steps.inputOfStep = std::move(expanded.inputOfStep);
+        steps.reservedBytesPerCore = std::move(expanded.reservedBytesPerCore);
+        steps.graphStep = std::move(expanded.graphStep);
+        steps.partCount = std::move(expanded.partCount);
+    }
 
 } // namespace
 
@@ -120,21 +184,39 @@ CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads
     work();
     for (std::thread& thread : pool)
         thread.join();
-    result.timings.partitionSeconds = secondsSince(start);
     if (control.stopRequested()) {
         result.status = RunStatus::Stopped;
         return result;
     }
 
-    // Name the first step of each operator that fits no plan.
+    // Operators too large for the SRAM are split over one output dim; the rest that fit no plan are named.
+    std::vector<int> partsOfInput(inputs.size(), 1);
+    bool anySplit = false;
+    for (std::size_t i = 0; i < searched.size(); ++i) {
+        if (searched[i].ok() || searched[i].smallestBytesPerCore <= 0)
+            continue;
+        partition::PartitionResult partResult;
+        if (auto split = splitToFit(inputs[i], searched[i], settings, *costModel.model, transfer, shared, partResult)) {
+            partsOfInput[i] = split->first;
+            compiled->steps.distinctInputs[i] = std::move(split->second);
+            searched[i] = std::move(partResult);
+            anySplit = true;
+        }
+    }
+    if (anySplit)
+        expandSplitSteps(compiled->steps, partsOfInput);
+    result.timings.partitionSeconds = secondsSince(start);
     for (std::size_t i = 0; i < searched.size(); ++i) {
         if (searched[i].ok())
             continue;
-        const auto step = std::size_t(std::find(compiled->steps.inputOfStep.begin(), compiled->steps.inputOfStep.end(), i)
+        const auto scheduleStep = std::size_t(std::find(compiled->steps.inputOfStep.begin(),
+                                                  compiled->steps.inputOfStep.end(), i)
             - compiled->steps.inputOfStep.begin());
+        const auto step = std::size_t(compiled->steps.graphStep[scheduleStep]);
         const model::Op& op = compiled->model.graph.op(compiled->analysis.order[step]);
         result.errors.push_back("op '" + op.name + "' (" + model::toString(inputs[i].expr.kind) + ", step "
-            + std::to_string(step) + "): " + searched[i].error);
+            + std::to_string(step) + "): " + searched[i].error
+            + (searched[i].smallestBytesPerCore > 0 ? "; splitting it over one output dimension into up to 64 parts does not fit either" : ""));
     }
     if (!result.errors.empty()) {
         result.status = RunStatus::Failed;
@@ -154,16 +236,38 @@ schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, cons
         problem.planSets.push_back(&plans);
     const model::Graph& graph = compiled.model.graph;
     const std::vector<model::OpId>& order = compiled.analysis.order;
-    problem.steps.reserve(order.size());
-    for (std::size_t s = 0; s < order.size(); ++s) {
+    const StepInputs& inputs = compiled.steps;
+    problem.steps.reserve(inputs.inputOfStep.size());
+    for (std::size_t s = 0; s < inputs.inputOfStep.size(); ++s) {
+        const model::OpId op = order[std::size_t(inputs.graphStep[s])];
+        const int parts = inputs.partCount[s];
         schedule::Step step;
-        step.name = graph.op(order[s]).name;
-        step.planSet = compiled.steps.inputOfStep[s];
-        step.flops = model::flopCount(graph.exprOf(order[s]));
-        step.reservedBytesPerCore = compiled.steps.reservedBytesPerCore[s];
+        step.name = graph.op(op).name;
+        if (parts > 1) {
+            const int part = 1 + int(s) - int(std::find(inputs.graphStep.begin(), inputs.graphStep.end(), inputs.graphStep[s])
+                                         - inputs.graphStep.begin());
+            step.name += " [part " + std::to_string(part) + "/" + std::to_string(parts) + "]";
+        }
+        step.planSet = inputs.inputOfStep[s];
+        step.flops = model::flopCount(graph.exprOf(op)) / parts;
+        step.reservedBytesPerCore = inputs.reservedBytesPerCore[s];
         problem.steps.push_back(std::move(step));
     }
-    problem.layers = compiled.analysis.layers;
+    // Layers over schedule steps: a split operator adds its parts to the block it belongs to.
+    const model::LayerStructure& graphLayers = compiled.analysis.layers;
+    problem.layers = graphLayers;
+    if (inputs.graphStep.size() != order.size()) {
+        const auto stepsBefore = [&](int graphStep) {
+            return int(std::lower_bound(inputs.graphStep.begin(), inputs.graphStep.end(), graphStep)
+                - inputs.graphStep.begin());
+        };
+        problem.layers.prefixOps = stepsBefore(graphLayers.prefixOps);
+        problem.layers.firstLayerStart = problem.layers.prefixOps;
+        problem.layers.opsPerLayer
+            = stepsBefore(graphLayers.prefixOps + graphLayers.opsPerLayer) - problem.layers.prefixOps;
+        problem.layers.suffixOps = int(inputs.graphStep.size()) - problem.layers.prefixOps
+            - graphLayers.layerCount * problem.layers.opsPerLayer;
+    }
     problem.cores = spec.chip.totalCores();
     problem.sramBytesPerCore = spec.chip.sramBytesPerCore;
     problem.clockHz = spec.chip.clockHz;

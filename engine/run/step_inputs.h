@@ -19,6 +19,11 @@ struct StepInputs {
     std::vector<std::int64_t> reservedBytesPerCore; ///< by step
     std::vector<model::TensorId> spilledTensors; ///< activations moved to HBM because SRAM could not hold them
     std::int64_t spilledBytes = 0; ///< their bytes (each read back by its consumers)
+    /// By schedule step: the graph step (index into GraphAnalysis::order) it computes. An operator too
+    /// large for the chip's SRAM runs as several consecutive steps, each over a part of one output
+    /// dimension (compileModel splits it); otherwise steps and graph steps are the same.
+    std::vector<int> graphStep;
+    std::vector<int> partCount; ///< by schedule step: parts its operator was split into (1: not split)
 };
 
 /// Liveness-aware placement (elk-design.md §2): an activation stays on chip from its producer to its

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
@@ -334,6 +335,27 @@ private slots:
         QTest::addRow("fit-cost: --max-depth not a number")
             << fitCost + QStringList { u"samples.csv"_s, u"--out"_s, u"x.json"_s, u"--max-depth"_s, u"deep"_s } << 2
             << u"--max-depth: 'deep' is not an integer"_s;
+        const QStringList run { u"run"_s };
+        const QStringList runSample = run + QStringList { sample, u"--chip"_s, u"ipu-mk2-hbm"_s };
+        QTest::addRow("run: listed in help") << QStringList { u"help"_s } << 0 << u"run MODEL --chip PRESET|FILE"_s;
+        QTest::addRow("run: one row per design") << runSample << 0 << u"elk-full"_s;
+        QTest::addRow("run: speedup column") << runSample << 0 << u"vs basic"_s;
+        QTest::addRow("run: basic is 1.00x of itself") << runSample << 0 << u"1.00×"_s;
+        QTest::addRow("run: one design") << runSample + QStringList { u"--design"_s, u"elk-dyn"_s } << 0 << u"elk-dyn"_s;
+        QTest::addRow("run: no model") << run << 2 << u"elk run: no MODEL given"_s;
+        QTest::addRow("run: --chip is required")
+            << run + QStringList { sample } << 2 << u"--chip PRESET|FILE is required"_s;
+        QTest::addRow("run: unknown design")
+            << runSample + QStringList { u"--design"_s, u"warp"_s } << 2 << u"warp"_s;
+        QTest::addRow("run: unknown override field")
+            << runSample + QStringList { u"--set"_s, u"hbm.warp=1"_s } << 2 << u"hbm.warp"_s;
+        QTest::addRow("run: missing model file")
+            << run + QStringList { u"absent.onnx"_s, u"--chip"_s, u"ipu-mk2-hbm"_s } << 2 << u"absent.onnx"_s;
+        QTest::addRow("run: operator that fits no plan")
+            << run + QStringList { sample, u"--chip"_s, u"teaching-mesh-4x4"_s } << 2
+            << u"bytes per core (execute state of its smallest plan); the chip has 262,144"_s;
+        QTest::addRow("run: unwritable --json")
+            << runSample + QStringList { u"--json"_s, u"folder.json"_s } << 2 << u"cannot write folder.json"_s;
         QTest::addRow("delay-compute not on/off")
             << resolve + QStringList { u"ipu-mk2-hbm"_s, u"--delay-compute"_s, u"maybe"_s } << 2
             << u"--delay-compute: 'maybe' is not on or off"_s;
@@ -392,6 +414,48 @@ private slots:
         for (const QJsonValue& count : kinds)
             total += count.toInteger();
         QCOMPARE(total, 18);
+    }
+
+    // --json has the documented schema; --program writes every design's program except ideal's.
+    void runJsonAndProgram()
+    {
+        const QString sample = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json");
+        const CliResult result = runElk({ u"run"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--json"_s, u"run.json"_s,
+            u"--program"_s, u"program.json"_s });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QFile runFile(m_dir.filePath(u"run.json"_s));
+        QVERIFY(runFile.open(QIODevice::ReadOnly));
+        const QJsonObject run = QJsonDocument::fromJson(runFile.readAll()).object();
+        for (const QString& key : { u"engine_version"_s, u"model"_s, u"chip"_s, u"designs"_s, u"timings_s"_s })
+            QVERIFY2(run.contains(key), qPrintable(key));
+        const QJsonObject model = run.value(u"model"_s).toObject();
+        QCOMPARE(model.value(u"ops"_s).toInteger(), 18);
+        QCOMPARE(model.value(u"flops_per_step"_s).toInteger(), 10'829'119'488);
+        QCOMPARE(run.value(u"chip"_s).toObject().value(u"coresPerChip"_s).toInt(), 1472);
+        const QJsonArray designs = run.value(u"designs"_s).toArray();
+        QCOMPARE(designs.size(), 5);
+        QStringList names;
+        for (const QJsonValue& value : designs) {
+            const QJsonObject design = value.toObject();
+            names << design.value(u"design"_s).toString();
+            QVERIFY(design.value(u"latency_ms"_s).toDouble() > 0);
+            QCOMPARE(design.value(u"latency_ms"_s).toDouble(), design.value(u"analytic_latency_ms"_s).toDouble());
+            const QJsonObject breakdown = design.value(u"breakdown_ms"_s).toObject();
+            QCOMPARE(breakdown.keys(),
+                (QStringList { u"execute_only"_s, u"interconnect"_s, u"overlap"_s, u"preload_only"_s }));
+            QVERIFY(design.value(u"sram_peak_bytes_per_core"_s).toInteger() > 0);
+        }
+        QCOMPARE(names, (QStringList { u"basic"_s, u"static"_s, u"elk-dyn"_s, u"elk-full"_s, u"ideal"_s }));
+        QCOMPARE(designs.at(0).toObject().value(u"speedup_vs_basic"_s).toDouble(), 1.0);
+        QCOMPARE(run.value(u"timings_s"_s).toObject().value(u"simulate"_s).toDouble(), 0.0);
+
+        QFile programFile(m_dir.filePath(u"program.json"_s));
+        QVERIFY(programFile.open(QIODevice::ReadOnly));
+        const QJsonObject programs = QJsonDocument::fromJson(programFile.readAll()).object();
+        QCOMPARE(programs.keys(), (QStringList { u"basic"_s, u"elk-dyn"_s, u"elk-full"_s, u"static"_s }));
+        // Each op appears once as preload_async and once as execute.
+        const QJsonObject dyn = programs.value(u"elk-dyn"_s).toObject();
+        QCOMPARE(dyn.value(u"calls"_s).toArray().size(), 2 * 18);
     }
 
     // The written model is elk.fitted-cost/1 JSON, and fitting twice writes the same bytes.

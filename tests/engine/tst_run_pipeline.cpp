@@ -114,6 +114,31 @@ private slots:
         QVERIFY2(full <= staticLatency * (1 + 1e-9), "elk-full does not beat static");
     }
 
+    void operatorTooLargeForSramIsSplit()
+    {
+        // OPT-30B at batch 64 over 4096 cached tokens: one layer's K cache is 64 × 56 heads × 4097 × 128 × 2 B
+        // = 3.76 GB, the whole SRAM of 4 IPUs; the attention matmuls run in parts over the head dim.
+        const run::RunSpec spec = resolved("opt-30b", "ipu-pod4-hbm", 64, 4096);
+        NullRunControl control;
+        const run::RunResult result = run::executeRun(spec, control);
+        QVERIFY2(result.ok(), result.errors.empty() ? "stopped" : result.errors.front().c_str());
+        int parts = 0;
+        std::int64_t flops = 0;
+        for (const schedule::Step& step : result.problem.steps) {
+            parts += step.name.find(" [part ") != std::string::npos ? 1 : 0;
+            flops += step.flops;
+        }
+        QVERIFY(parts >= 2 * 48); // every one of the 48 layers has split parts
+        QCOMPARE(flops, result.compiled->analysis.totals.flops); // parts add up to the operator
+        QCOMPARE(result.problem.layers.layerCount, 48);
+        QCOMPARE(result.problem.layers.prefixOps + 48 * result.problem.layers.opsPerLayer + result.problem.layers.suffixOps,
+            int(result.problem.steps.size()));
+        for (const run::DesignRun& run : result.designs) {
+            QVERIFY2(run.schedule, run.error.c_str());
+            QVERIFY(schedule::checkSchedule(result.problem, *run.schedule).empty());
+        }
+    }
+
     void identicalInputsGiveIdenticalSchedules()
     {
         const run::RunSpec spec = resolved("llama2-13b", "ipu-mk2-hbm", 8, 1024);
@@ -167,14 +192,17 @@ private slots:
 
     void operatorThatFitsNoPlanIsNamed()
     {
-        const run::RunSpec spec = resolved("llama2-13b", "ipu-mk2-hbm", 16, 2048, { "sramBytesPerCore=16384" });
+        // Llama-2-70B's FFN weight is 28,672 × 8,192 × 2 B = 470 MB: 29 MB per core of a 16-core teaching chip,
+        // still 459 KB in 64 parts, above its 256 KiB.
+        const run::RunSpec spec = resolved("llama2-70b", "teaching-mesh-4x4", 1, 128);
         NullRunControl control;
         const run::RunResult result = run::executeRun(spec, control);
         QVERIFY(!result.ok());
         QCOMPARE(result.status, RunStatus::Failed);
         const std::string& error = result.errors.front();
         QVERIFY2(error.find("op '") != std::string::npos, error.c_str());
-        QVERIFY2(error.find("16,384") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("the chip has 262,144") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("64 parts does not fit") != std::string::npos, error.c_str());
         QVERIFY2(error.find("bytes per core") != std::string::npos, error.c_str());
     }
 
