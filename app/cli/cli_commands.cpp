@@ -77,6 +77,7 @@ Commands:
                                    leaves and cross-validated error per kind
   run MODEL --chip PRESET|FILE [--set field=value]... [--batch B] [--seq S]
       [--phase decode|prefill|train] [--design NAME|all] [--json OUT]
+      [--program OUT] [--trace OUT.json] [--csv OUT.csv]
                                    compile with each scheduling design: latency,
                                    execute/preload time, HBM/NoC utilisation, TFLOPS,
                                    speedup over basic

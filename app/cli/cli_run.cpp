@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk run MODEL --chip PRESET|FILE [--set field=value]... [--batch B] [--seq S] [--phase P]
-//         [--design NAME|all] [--json OUT] [--program OUT]
+//         [--design NAME|all] [--json OUT] [--program OUT] [--trace OUT] [--csv OUT]
+#include <stdexcept>
+
 #include <QCommandLineParser>
 #include <QFile>
 #include <QTextStream>
@@ -9,6 +11,9 @@
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
 #include "app/cli/cli_run_request.h"
+#include "engine/core/version.h"
+#include "engine/export/csv_export.h"
+#include "engine/export/perfetto_trace.h"
 #include "engine/run/run_compile.h"
 #include "engine/schedule/program.h"
 
@@ -49,8 +54,9 @@ namespace {
                << "Chip: " << chipSummary(result.spec.chip) << "\n"
                << "HBM reads/step: " << fixed(double(hbmBytes) / 1e9, 3) << " GB → at least " << fixed(hbmBoundMs, 3)
                << " ms at full HBM bandwidth\n\n";
-        io.out << u"%1 %2 %3 %4 %5 %6 %7 %8\n"_s.arg(u"design"_s, -9)
+        io.out << u"%1 %2 %3 %4 %5 %6 %7 %8 %9\n"_s.arg(u"design"_s, -9)
                       .arg(u"latency ms"_s, 11)
+                      .arg(u"analytic ms"_s, 12)
                       .arg(u"execute ms"_s, 11)
                       .arg(u"preload ms"_s, 11)
                       .arg(u"HBM util"_s, 9)
@@ -59,30 +65,38 @@ namespace {
                       .arg(u"vs basic"_s, 9);
         double basicCycles = 0;
         for (const run::DesignRun& run : result.designs) {
-            if (run.design == schedule::Design::Basic && run.schedule)
-                basicCycles = run.metrics.latencyCycles;
+            if (run.design == schedule::Design::Basic && run.simulated)
+                basicCycles = run.simulated->latencyCycles;
         }
         for (const run::DesignRun& run : result.designs) {
             const QString name = QString::fromLatin1(schedule::toString(run.design));
-            if (!run.schedule) {
+            if (!run.simulated) {
                 io.out << u"%1 no schedule: %2\n"_s.arg(name, -9).arg(QString::fromStdString(run.error));
                 continue;
             }
-            const schedule::ScheduleMetrics& m = run.metrics;
-            const double seconds = m.latencyCycles / clock;
-            io.out << u"%1 %2 %3 %4 %5 %6 %7 %8\n"_s.arg(name, -9)
+            const sim::SimResult& m = *run.simulated;
+            double executeCycles = 0;
+            double preloadCycles = 0;
+            for (const sim::StepTrace& step : m.steps) {
+                executeCycles += step.execute.length();
+                preloadCycles += step.preload.length();
+            }
+            io.out << u"%1 %2 %3 %4 %5 %6 %7 %8 %9\n"_s.arg(name, -9)
                           .arg(fixed(m.latencyCycles / clock * 1e3, 3), 11)
-                          .arg(fixed(m.executeCycles / clock * 1e3, 3), 11)
-                          .arg(fixed(m.preloadCycles / clock * 1e3, 3), 11)
+                          .arg(fixed(run.metrics.latencyCycles / clock * 1e3, 3), 12)
+                          .arg(fixed(executeCycles / clock * 1e3, 3), 11)
+                          .arg(fixed(preloadCycles / clock * 1e3, 3), 11)
                           .arg(fixed(m.hbmUtilization * 100, 1) + u" %"_s, 9)
                           .arg(fixed(m.nocUtilization * 100, 1) + u" %"_s, 9)
-                          .arg(fixed(seconds > 0 ? double(m.flops) / seconds / 1e12 : 0.0, 1), 8)
+                          .arg(fixed(m.flopsPerCycle * clock / 1e12, 1), 8)
                           .arg(basicCycles > 0 ? fixed(basicCycles / m.latencyCycles, 2) + u"×"_s : u"-"_s, 9);
         }
-        io.out << "\nlatency = the analytic schedule (the event-driven simulator is not part of this run)\n"
+        io.out << "\nlatency = event-driven simulation with link contention (ideal: preloads and executions on "
+                  "separate interconnects); analytic = the scheduler's own estimate\n"
                << "timings: import " << fixed(result.timings.importSeconds, 3) << " s, partition "
                << fixed(result.timings.partitionSeconds, 3) << " s, schedule "
-               << fixed(result.timings.scheduleSeconds, 3) << " s\n";
+               << fixed(result.timings.scheduleSeconds, 3) << " s, simulate "
+               << fixed(result.timings.simulateSeconds, 3) << " s\n";
     }
 
 } // namespace
@@ -105,7 +119,15 @@ int runRun(const QStringList& args, Io io)
         u"Write the emitted preload_async/execute program of each design except ideal (which has no SRAM limit "
         "for preloads) to OUT: JSON when OUT ends in .json, readable text otherwise."_s,
         u"OUT"_s);
-    parser.addOptions({ json, program });
+    const QCommandLineOption trace(u"trace"_s,
+        u"Write the simulated timelines of every design as a Perfetto-openable trace (Chrome Trace Event JSON) "
+        "to OUT: one process per design, lanes execute, preload, execute phases and stalls, counters for HBM, "
+        "NoC and SRAM."_s,
+        u"OUT"_s);
+    const QCommandLineOption csv(u"csv"_s,
+        u"Write every design's simulated intervals (preload, execute, warm-up, compute, shift, reduce) as CSV to OUT."_s,
+        u"OUT"_s);
+    parser.addOptions({ json, program, trace, csv });
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -159,6 +181,33 @@ int runRun(const QStringList& args, Io io)
             text += "\n}\n";
         if (!writeFile(parser.value(program), text, command, io))
             return int(ExitCode::BadInput);
+    }
+    if (parser.isSet(trace) || parser.isSet(csv)) {
+        std::vector<exports::NamedSimResult> named;
+        for (const run::DesignRun& run : result.designs) {
+            if (!run.simulated)
+                continue;
+            exports::NamedSimResult one;
+            one.name = schedule::toString(run.design);
+            one.result = &*run.simulated;
+            for (const schedule::StepSchedule& step : run.schedule->steps) {
+                one.preloadBytesPerCore.push_back(step.preloadBytes);
+                one.executeBytesPerCore.push_back(step.executeBytes);
+            }
+            named.push_back(std::move(one));
+        }
+        try {
+            exports::PerfettoOptions options;
+            options.engineVersion = kEngineVersion;
+            if (parser.isSet(trace)
+                && !writeFile(parser.value(trace), exports::perfettoTraceJson(named, options), command, io))
+                return int(ExitCode::BadInput);
+            if (parser.isSet(csv) && !writeFile(parser.value(csv), exports::intervalsCsv(named), command, io))
+                return int(ExitCode::BadInput);
+        } catch (const std::invalid_argument& error) {
+            io.err << command << ": cannot export: " << error.what() << "\n";
+            return int(ExitCode::InternalError);
+        }
     }
     if (jsonToStdout)
         io.out << QString::fromStdString(run::runResultToJson(result));

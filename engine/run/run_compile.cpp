@@ -5,6 +5,8 @@
 #include "engine/chip/chip_spec_json.h"
 #include "engine/core/sha256.h"
 #include "engine/cost/tile_cost.h"
+#include "engine/schedule/program.h"
+#include "engine/sim/simulator.h"
 
 #include <algorithm>
 #include <atomic>
@@ -291,7 +293,6 @@ RunResult scheduleRun(std::shared_ptr<const CompiledModel> compiled, const RunSp
     }
     result.problem = scheduleProblemFor(*compiled, spec);
     const double linkBytesPerCycle = cost::TransferCost::fromChip(spec.chip).linkBytesPerCycle;
-    const auto start = std::chrono::steady_clock::now();
     std::int64_t done = 0;
     for (const std::string& name : spec.designs) {
         DesignRun run;
@@ -310,9 +311,27 @@ RunResult scheduleRun(std::shared_ptr<const CompiledModel> compiled, const RunSp
         } else {
             run.error = scheduled.error;
         }
+        result.timings.scheduleSeconds += run.seconds;
+        if (run.schedule) {
+            control.progress(done, std::int64_t(spec.designs.size()), "simulate " + name);
+            const auto simStart = std::chrono::steady_clock::now();
+            sim::SimOptions options;
+            options.contention = run.design != schedule::Design::Ideal;
+            const schedule::Program program = schedule::lowerProgram(result.problem, *run.schedule);
+            sim::SimRunResult simulated = sim::simulate(spec.chip, result.problem, program, options, control);
+            run.simulateSeconds = secondsSince(simStart);
+            result.timings.simulateSeconds += run.simulateSeconds;
+            if (control.stopRequested()) {
+                result.status = RunStatus::Stopped;
+                return result;
+            }
+            if (simulated.ok())
+                run.simulated = std::move(simulated.result);
+            else
+                run.error = "simulation: " + simulated.error;
+        }
         result.designs.push_back(std::move(run));
     }
-    result.timings.scheduleSeconds = secondsSince(start);
     return result;
 }
 

@@ -9,6 +9,7 @@
 #include "engine/run/run_spec.h"
 #include "engine/run/step_inputs.h"
 #include "engine/schedule/schedule.h"
+#include "engine/sim/sim_result.h"
 
 #include <memory>
 #include <optional>
@@ -58,9 +59,13 @@ std::string partitionKey(const RunSpec& spec);
 struct DesignRun {
     schedule::Design design = schedule::Design::Basic;
     std::optional<schedule::Schedule> schedule;
-    schedule::ScheduleMetrics metrics;
-    std::string error; ///< why this design has no schedule
-    double seconds = 0;
+    schedule::ScheduleMetrics metrics; ///< of the analytic schedule
+    /// The program of `schedule` run by the event-driven simulator (with contention, except for ideal,
+    /// whose preloads and executions have interconnects of their own).
+    std::optional<sim::SimResult> simulated;
+    std::string error; ///< why this design has no schedule (or simulation)
+    double seconds = 0; ///< scheduling
+    double simulateSeconds = 0;
 };
 
 struct RunResult {
@@ -84,8 +89,9 @@ RunResult scheduleRun(std::shared_ptr<const CompiledModel> compiled, const RunSp
 /// compileModel + scheduleRun.
 RunResult executeRun(const RunSpec& spec, RunControl& control, int threads = 0);
 
-/// The run JSON of `elk run --json` (issue 4's schema): engine_version, model, chip (resolved), designs,
-/// timings_s. Until the simulator lands, latency_ms equals analytic_latency_ms.
+/// The run JSON of `elk run --json`: engine_version, model, chip (resolved), designs, timings_s. A design's
+/// latency_ms and its utilisations and breakdown are the simulated ones; analytic_latency_ms is the
+/// schedule's own estimate.
 std::string runResultToJson(const RunResult& result);
 
 } // namespace elk::run

@@ -26,35 +26,57 @@ namespace {
         return bytes;
     }
 
+    ordered_json breakdownJson(double overlap, double preloadOnly, double executeOnly, double stall, double clock)
+    {
+        return ordered_json { { "overlap", milliseconds(overlap, clock) },
+            { "preload_only", milliseconds(preloadOnly, clock) }, { "execute_only", milliseconds(executeOnly, clock) },
+            { "interconnect", milliseconds(stall, clock) } };
+    }
+
     ordered_json designJson(const DesignRun& run, const RunResult& result, const DesignRun* basic)
     {
         const double clock = result.spec.chip.clockHz;
         ordered_json out;
         out["design"] = schedule::toString(run.design);
-        if (!run.schedule) {
+        if (!run.schedule || !run.simulated) {
             out["error"] = run.error;
             return out;
         }
         const schedule::ScheduleMetrics& m = run.metrics;
-        const double latencyMs = milliseconds(m.latencyCycles, clock);
-        out["latency_ms"] = latencyMs; // the analytic schedule until the simulator lands
-        out["analytic_latency_ms"] = latencyMs;
-        out["execute_ms"] = milliseconds(m.executeCycles, clock);
-        out["preload_ms"] = milliseconds(m.preloadCycles, clock);
-        out["hbm_utilization"] = m.hbmUtilization;
-        out["noc_utilization"] = m.nocUtilization;
-        out["tflops"] = m.latencyCycles > 0 ? double(m.flops) / (m.latencyCycles / clock) / 1e12 : 0.0;
-        out["breakdown_ms"] = ordered_json { { "overlap", milliseconds(m.overlapCycles, clock) },
-            { "preload_only", milliseconds(m.preloadOnlyCycles, clock) },
-            { "execute_only", milliseconds(m.executeOnlyCycles, clock) },
-            { "interconnect", milliseconds(m.interconnectStallCycles, clock) } };
-        out["sram_peak_bytes_per_core"] = run.schedule->sramPeakBytesPerCore;
-        if (basic && basic->schedule && m.latencyCycles > 0)
-            out["speedup_vs_basic"] = basic->metrics.latencyCycles / m.latencyCycles;
+        const sim::SimResult& simulated = *run.simulated;
+        double executeCycles = 0;
+        double preloadCycles = 0;
+        for (const sim::StepTrace& step : simulated.steps) {
+            executeCycles += step.execute.length();
+            preloadCycles += step.preload.length();
+        }
+        out["latency_ms"] = milliseconds(simulated.latencyCycles, clock);
+        out["analytic_latency_ms"] = milliseconds(m.latencyCycles, clock);
+        out["execute_ms"] = milliseconds(executeCycles, clock);
+        out["preload_ms"] = milliseconds(preloadCycles, clock);
+        out["hbm_utilization"] = simulated.hbmUtilization;
+        out["noc_utilization"] = simulated.nocUtilization;
+        out["tflops"] = simulated.flopsPerCycle * clock / 1e12;
+        out["breakdown_ms"] = breakdownJson(simulated.overlapCycles, simulated.preloadOnlyCycles,
+            simulated.executeOnlyCycles, simulated.interconnectStallCycles, clock);
+        out["sram_peak_bytes_per_core"] = simulated.sramPeakBytesPerCore;
+        if (basic && basic->simulated && simulated.latencyCycles > 0)
+            out["speedup_vs_basic"] = basic->simulated->latencyCycles / simulated.latencyCycles;
+        out["max_link_utilization"] = simulated.maxLinkUtilization;
+        out["analytic"] = ordered_json { { "execute_ms", milliseconds(m.executeCycles, clock) },
+            { "preload_ms", milliseconds(m.preloadCycles, clock) }, { "hbm_utilization", m.hbmUtilization },
+            { "noc_utilization", m.nocUtilization },
+            { "breakdown_ms",
+                breakdownJson(m.overlapCycles, m.preloadOnlyCycles, m.executeOnlyCycles, m.interconnectStallCycles,
+                    clock) },
+            { "sram_peak_bytes_per_core", run.schedule->sramPeakBytesPerCore } };
+        out["contention"] = run.design != schedule::Design::Ideal;
         out["orders_tried"] = run.schedule->ordersTried;
         if (!run.schedule->note.empty())
             out["note"] = run.schedule->note;
         out["schedule_s"] = run.seconds;
+        out["simulate_s"] = run.simulateSeconds;
+        out["simulation_events"] = simulated.events;
         return out;
     }
 

@@ -180,7 +180,7 @@ bool BackwardScheduler::run(const BackwardOptions& options)
             const double deadline = m_candidates[static_cast<std::size_t>(kk - 1)].deadline;
             const auto& pe = table[static_cast<std::size_t>(e)];
             double s = deadline - pe.totalCycles;
-            if (m_problem.delayCompute && kk > 1)
+            if (m_problem.delayCompute && m_problem.nocContention && kk > 1)
                 s = std::min(s, nocFit(deadline, m_problem.planSets[set]->costs[pe.executePlan].commCycles(), kk));
             return s;
         };
@@ -230,7 +230,7 @@ bool BackwardScheduler::run(const BackwardOptions& options)
         t.exeEnd = deadline;
         t.exeStart = startOf(entry, k);
         t.stall = std::max(0.0, deadline - pe.totalCycles - t.exeStart);
-        if (!m_problem.delayCompute && k > 1)
+        if (!m_problem.delayCompute && m_problem.nocContention && k > 1)
             pushPreloads(t.exeStart, deadline, m_problem.planSets[set]->costs[pe.executePlan].commCycles(), k);
         m_pendingBytes += pe.preloadBytes;
         ++m_pendingCount;

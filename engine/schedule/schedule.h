@@ -47,6 +47,10 @@ struct ScheduleProblem {
     /// earlier instead (elk-reference.md §4.3, shared by every design).
     bool delayCompute = true;
     bool mesh = false; ///< 2D mesh interconnect (informs preload/execute NoC sharing)
+    /// false: the scheduler assumes an execution's inter-core traffic never competes with preloads
+    /// (no NoC stall, no preload moved earlier) — the contention-free model the simulator's
+    /// contention-off mode reproduces, for validation. Designs always run with true.
+    bool nocContention = true;
 };
 
 struct Interval {

@@ -439,7 +439,8 @@ private slots:
             const QJsonObject design = value.toObject();
             names << design.value(u"design"_s).toString();
             QVERIFY(design.value(u"latency_ms"_s).toDouble() > 0);
-            QCOMPARE(design.value(u"latency_ms"_s).toDouble(), design.value(u"analytic_latency_ms"_s).toDouble());
+            QVERIFY(design.value(u"analytic_latency_ms"_s).toDouble() > 0);
+            QVERIFY(design.value(u"max_link_utilization"_s).toDouble() <= 1 + 1e-9);
             const QJsonObject breakdown = design.value(u"breakdown_ms"_s).toObject();
             QCOMPARE(breakdown.keys(),
                 (QStringList { u"execute_only"_s, u"interconnect"_s, u"overlap"_s, u"preload_only"_s }));
@@ -447,7 +448,7 @@ private slots:
         }
         QCOMPARE(names, (QStringList { u"basic"_s, u"static"_s, u"elk-dyn"_s, u"elk-full"_s, u"ideal"_s }));
         QCOMPARE(designs.at(0).toObject().value(u"speedup_vs_basic"_s).toDouble(), 1.0);
-        QCOMPARE(run.value(u"timings_s"_s).toObject().value(u"simulate"_s).toDouble(), 0.0);
+        QVERIFY(run.value(u"timings_s"_s).toObject().contains(u"simulate"_s));
 
         QFile programFile(m_dir.filePath(u"program.json"_s));
         QVERIFY(programFile.open(QIODevice::ReadOnly));

@@ -1,0 +1,177 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/sim/sim_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace elk::sim::detail {
+
+namespace {
+
+    void push(std::vector<CounterSample>& samples, double at, double value)
+    {
+        if (!samples.empty() && samples.back().value == value)
+            return;
+        if (!samples.empty() && samples.back().atCycles == at)
+            samples.back().value = value;
+        else
+            samples.push_back({ at, value });
+    }
+
+} // namespace
+
+MetricsRecorder::MetricsRecorder(const Topology& topology, const TrafficBuilder& traffic,
+    const schedule::ScheduleProblem& problem, const std::vector<StepPlan>& plans, SimResult& result)
+    : m_topology(topology)
+    , m_traffic(traffic)
+    , m_problem(problem)
+    , m_plans(plans)
+    , m_result(result)
+    , m_preloaded(problem.steps.size(), 0)
+{
+    sampleSram(0);
+}
+
+void MetricsRecorder::sampleSram(double now)
+{
+    std::int64_t bytes = m_resident;
+    if (m_executing >= 0)
+        bytes += m_plans[static_cast<std::size_t>(m_executing)].executeBytes
+            + m_problem.steps[static_cast<std::size_t>(m_executing)].reservedBytesPerCore;
+    else if (m_nextStep < static_cast<int>(m_problem.steps.size()))
+        bytes += m_problem.steps[static_cast<std::size_t>(m_nextStep)].reservedBytesPerCore;
+    m_result.sramPeakBytesPerCore = std::max(m_result.sramPeakBytesPerCore, bytes);
+    push(m_result.sramBytesPerCore, now, static_cast<double>(bytes));
+}
+
+void MetricsRecorder::preloadStarted(int step, double now)
+{
+    m_preloaded[static_cast<std::size_t>(step)] = 1;
+    m_resident += m_plans[static_cast<std::size_t>(step)].preloadBytes;
+    sampleSram(now);
+}
+
+void MetricsRecorder::executeStarted(int step, double now)
+{
+    if (m_preloaded[static_cast<std::size_t>(step)])
+        m_resident -= m_plans[static_cast<std::size_t>(step)].preloadBytes; // now part of its execute state
+    m_executing = step;
+    sampleSram(now);
+}
+
+void MetricsRecorder::executeEnded(int step, double now)
+{
+    m_executing = -1;
+    m_nextStep = step + 1;
+    sampleSram(now);
+}
+
+void MetricsRecorder::span(double now, double dt, bool preloadActive, bool executeActive, double hbm, double noc)
+{
+    if (preloadActive && executeActive)
+        m_result.overlapCycles += dt;
+    else if (preloadActive)
+        m_result.preloadOnlyCycles += dt;
+    else if (executeActive)
+        m_result.executeOnlyCycles += dt;
+    push(m_result.hbmBytesPerCycle, now, hbm);
+    push(m_result.nocBytesPerCycle, now, noc);
+}
+
+void MetricsRecorder::delivered(int vector, double fraction)
+{
+    if (m_delivered.size() <= static_cast<std::size_t>(vector))
+        m_delivered.resize(static_cast<std::size_t>(m_traffic.count()), 0.0);
+    m_delivered[static_cast<std::size_t>(vector)] += fraction;
+}
+
+void MetricsRecorder::finish(double latencyCycles, const SimOptions& options)
+{
+    SimResult& r = m_result;
+    push(r.hbmBytesPerCycle, latencyCycles, 0.0);
+    push(r.nocBytesPerCycle, latencyCycles, 0.0);
+    push(r.sramBytesPerCore, latencyCycles, 0.0);
+    r.links = m_topology.links();
+    r.linkBytes.assign(r.links.size(), 0.0);
+    for (std::size_t v = 0; v < m_delivered.size(); ++v) {
+        const PhaseVector& vector = m_traffic.vector(static_cast<int>(v));
+        for (std::size_t k = 0; k < vector.links.size(); ++k)
+            r.linkBytes[vector.links[k]] += m_delivered[v] * vector.bytes[k];
+    }
+    double capacity = 0;
+    double hbmCapacity = 0;
+    for (std::size_t l = 0; l < r.links.size(); ++l) {
+        const LinkKind kind = r.links[l].kind;
+        if (kind == LinkKind::CoreIngress || kind == LinkKind::CoreEgress || kind == LinkKind::MeshLink) {
+            r.nocBytes += r.linkBytes[l];
+            capacity += r.links[l].bytesPerCycle;
+        } else if (kind == LinkKind::HbmStack) {
+            hbmCapacity += r.links[l].bytesPerCycle;
+        }
+    }
+    for (std::size_t i = 0; i < m_problem.steps.size(); ++i) {
+        r.stepNames.push_back(m_problem.steps[i].name);
+        r.flops += m_problem.steps[i].flops;
+        r.hbmBytes += m_plans[i].hbmBytes;
+        r.interconnectStallCycles += r.steps[i].executeStallCycles;
+    }
+    if (latencyCycles > 0) {
+        r.hbmUtilization = static_cast<double>(r.hbmBytes) / (hbmCapacity * latencyCycles);
+        r.nocUtilization = capacity > 0 ? r.nocBytes / (capacity * latencyCycles) : 0.0;
+        r.flopsPerCycle = static_cast<double>(r.flops) / latencyCycles;
+    }
+    linkBins(options);
+}
+
+void MetricsRecorder::linkBins(const SimOptions& options)
+{
+    SimResult& r = m_result;
+    const double latency = r.latencyCycles;
+    if (!(latency > 0))
+        return;
+    r.binCycles = options.timeBinCycles > 0 ? options.timeBinCycles : latency / 200.0;
+    const auto bins = static_cast<std::size_t>(std::max(1.0, std::ceil(latency / r.binCycles - 1e-9)));
+    std::vector<std::int32_t> column(r.links.size(), -1);
+    for (std::size_t l = 0; l < r.links.size(); ++l)
+        if (r.linkBytes[l] > 0) {
+            column[l] = static_cast<std::int32_t>(r.binLinks.size());
+            r.binLinks.push_back(static_cast<std::uint32_t>(l));
+        }
+    // Fraction of each vector per bin (time-proportional within a segment), then bytes per link.
+    std::vector<std::vector<std::pair<int, double>>> perBin(bins);
+    for (const Segment& s : m_segments) {
+        const double length = s.endCycles - s.startCycles;
+        auto b = static_cast<std::size_t>(s.startCycles / r.binCycles);
+        for (; b < bins; ++b) {
+            const double lo = std::max(s.startCycles, double(b) * r.binCycles);
+            const double hi = std::min(s.endCycles, double(b + 1) * r.binCycles);
+            if (hi > lo)
+                perBin[b].emplace_back(s.vector, s.fraction * (hi - lo) / length);
+            if (double(b + 1) * r.binCycles >= s.endCycles)
+                break;
+        }
+    }
+    r.linkUtilizationBins.assign(bins, std::vector<float>(r.binLinks.size(), 0.0f));
+    std::vector<double> row(r.binLinks.size());
+    for (std::size_t b = 0; b < bins; ++b) {
+        auto& entries = perBin[b];
+        std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+        std::fill(row.begin(), row.end(), 0.0);
+        for (std::size_t k = 0; k < entries.size();) {
+            double fraction = 0;
+            const int vector = entries[k].first;
+            for (; k < entries.size() && entries[k].first == vector; ++k)
+                fraction += entries[k].second;
+            const PhaseVector& v = m_traffic.vector(vector);
+            for (std::size_t j = 0; j < v.links.size(); ++j)
+                if (column[v.links[j]] >= 0)
+                    row[static_cast<std::size_t>(column[v.links[j]])] += fraction * v.bytes[j];
+        }
+        for (std::size_t c = 0; c < row.size(); ++c)
+            r.linkUtilizationBins[b][c]
+                = static_cast<float>(row[c] / (r.links[r.binLinks[c]].bytesPerCycle * r.binCycles));
+    }
+}
+
+} // namespace elk::sim::detail

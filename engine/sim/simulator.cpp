@@ -1,0 +1,289 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/sim/simulator.h"
+
+#include "engine/sim/fair_share.h"
+#include "engine/sim/sim_metrics.h"
+#include "engine/sim/sim_steps.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace elk::sim {
+
+namespace {
+
+    using detail::StageSpec;
+
+    /// A phase in progress: its fixed part first, then its transfer.
+    struct Slot {
+        bool active = false;
+        int step = -1;
+        int stage = 0; ///< execute: detail::Stage
+        double fixedLeft = 0;
+        double fractionLeft = 0;
+        int vector = -1;
+        double soloRate = 0;
+        double rate = 0;
+        double startCycles = 0;
+        bool transferring() const { return active && fixedLeft <= 0 && vector >= 0 && fractionLeft > 0; }
+        double timeLeft() const { return fixedLeft > 0 ? fixedLeft : (vector >= 0 && fractionLeft > 0 ? fractionLeft / rate : 0.0); }
+        void load(const StageSpec& spec, double extraFixed)
+        {
+            fixedLeft = spec.fixedCycles + extraFixed;
+            vector = spec.vector;
+            soloRate = spec.soloRate;
+            fractionLeft = spec.vector >= 0 ? 1.0 : 0.0;
+            rate = soloRate;
+        }
+    };
+
+    std::string checkInputs(const chip::ChipSpec& chip, const schedule::ScheduleProblem& problem,
+        const schedule::Program& program)
+    {
+        const int n = static_cast<int>(problem.steps.size());
+        std::vector<int> executes(static_cast<std::size_t>(n), 0), preloads(static_cast<std::size_t>(n), 0);
+        for (std::size_t k = 0; k < program.calls.size(); ++k) {
+            const schedule::ProgramCall& call = program.calls[k];
+            if (call.step < 0 || call.step >= n)
+                return "program call " + std::to_string(k) + " names step " + std::to_string(call.step)
+                    + "; the problem has " + std::to_string(n) + " steps";
+            auto& count = call.kind == schedule::CallKind::Execute ? executes : preloads;
+            if (++count[static_cast<std::size_t>(call.step)] > 1)
+                return "program call " + std::to_string(k) + " repeats a call of step " + std::to_string(call.step);
+            if (call.kind == schedule::CallKind::Execute && call.step > 0 && !executes[static_cast<std::size_t>(call.step - 1)])
+                return "program call " + std::to_string(k) + " executes step " + std::to_string(call.step)
+                    + " before step " + std::to_string(call.step - 1);
+        }
+        for (int i = 0; i < n; ++i)
+            if (!executes[static_cast<std::size_t>(i)])
+                return "the program never executes step " + std::to_string(i);
+        if (static_cast<std::int64_t>(chip.totalCores()) != problem.cores)
+            return "the chip has " + std::to_string(chip.totalCores()) + " cores; the problem was built for "
+                + std::to_string(problem.cores);
+        return {};
+    }
+
+} // namespace
+
+SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProblem& problem,
+    const schedule::Program& program, const SimOptions& options, RunControl& control)
+{
+    SimRunResult out;
+    if (std::string error = checkInputs(chip, problem, program); !error.empty()) {
+        out.error = error;
+        return out;
+    }
+    const Topology topology(chip);
+    TrafficBuilder traffic(topology);
+    FairShare sharing(topology, traffic);
+    const std::vector<detail::StepPlan> plans = detail::planSteps(chip, problem, program, traffic);
+    if (control.stopRequested()) {
+        out.error = "stopped";
+        return out;
+    }
+    const std::size_t n = problem.steps.size();
+    const bool share = options.contention && program.design != schedule::Design::Ideal;
+    // Preloads an HBM pipe that was idle pays the HBM latency (plus the routers on a mesh).
+    const double hbmLatency = static_cast<double>(chip.hbm.latencyNs) * 1e-9 * chip.clockHz;
+
+    // Calls in program order: preloads wait for every execute before them.
+    std::vector<int> preloadSteps, executesBefore, executeSteps;
+    std::vector<char> hasPreload(n, 0);
+    for (const schedule::ProgramCall& call : program.calls) {
+        if (call.kind == schedule::CallKind::PreloadAsync) {
+            preloadSteps.push_back(call.step);
+            executesBefore.push_back(static_cast<int>(executeSteps.size()));
+            hasPreload[static_cast<std::size_t>(call.step)] = 1;
+        } else {
+            executeSteps.push_back(call.step);
+        }
+    }
+
+    SimResult result;
+    result.clockHz = chip.clockHz;
+    result.steps.resize(n);
+    result.preloadOrder = preloadSteps;
+    detail::MetricsRecorder recorder(topology, traffic, problem, plans, result);
+    std::vector<char> preloadDone(n, 0), preloadStarted(n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        preloadDone[i] = hasPreload[i] ? 0 : 1;
+
+    Slot pre, exe;
+    double now = 0;
+    double lastPreloadEnd = -1;
+    double lastExecuteEnd = 0;
+    std::size_t nextPreload = 0, nextExecute = 0;
+    int executesDone = 0;
+    std::vector<FlowDemand> flows;
+
+    const auto startStage = [&](Slot& slot) {
+        // Skip empty stages; a finished execution frees the slot.
+        while (slot.stage < detail::StageCount && plans[static_cast<std::size_t>(slot.step)].stages[slot.stage].empty()) {
+            auto& trace = result.steps[static_cast<std::size_t>(slot.step)];
+            schedule::Interval* intervals[] = { &trace.warmup, &trace.compute, &trace.shift, &trace.reduce };
+            *intervals[slot.stage] = { now, now };
+            ++slot.stage;
+        }
+        if (slot.stage == detail::StageCount)
+            return false;
+        slot.load(plans[static_cast<std::size_t>(slot.step)].stages[slot.stage], 0.0);
+        slot.startCycles = now;
+        return true;
+    };
+    const auto finishExecute = [&]() {
+        StepTrace& trace = result.steps[static_cast<std::size_t>(exe.step)];
+        trace.execute.endCycles = now;
+        double solo = 0;
+        for (const StageSpec& spec : plans[static_cast<std::size_t>(exe.step)].stages)
+            solo += spec.soloCycles();
+        trace.executeStallCycles = std::max(0.0, trace.execute.length() - solo);
+        exe.active = false;
+        lastExecuteEnd = now;
+        ++executesDone;
+        recorder.executeEnded(exe.step, now);
+    };
+
+    std::int64_t iterations = 0;
+    for (;;) {
+        if ((++iterations & 63) == 0 && control.stopRequested()) {
+            out.error = "stopped";
+            return out;
+        }
+        // Start what may start now (zero-length calls complete on the spot).
+        for (bool progress = true; progress;) {
+            progress = false;
+            if (!pre.active && nextPreload < preloadSteps.size()
+                && executesDone >= executesBefore[nextPreload]) {
+                const int step = preloadSteps[nextPreload++];
+                const detail::StepPlan& plan = plans[static_cast<std::size_t>(step)];
+                StepTrace& trace = result.steps[static_cast<std::size_t>(step)];
+                trace.preload.startCycles = now;
+                preloadStarted[static_cast<std::size_t>(step)] = 1;
+                recorder.preloadStarted(step, now);
+                progress = true;
+                if (plan.preload.vector < 0) {
+                    trace.preload.endCycles = now;
+                    preloadDone[static_cast<std::size_t>(step)] = 1;
+                    continue;
+                }
+                pre.active = true;
+                pre.step = step;
+                const bool idle = now > lastPreloadEnd + 1e-9 * std::max(1.0, now);
+                const double latency = idle ? hbmLatency
+                        + (topology.mesh() ? traffic.vector(plan.preload.vector).maxHops * double(chip.interconnect.hopLatencyCycles) : 0.0)
+                                            : 0.0;
+                pre.load(plan.preload, latency);
+                pre.startCycles = now;
+            }
+            if (!exe.active && nextExecute < executeSteps.size()
+                && preloadDone[static_cast<std::size_t>(executeSteps[nextExecute])]) {
+                exe.active = true;
+                exe.step = executeSteps[nextExecute++];
+                exe.stage = 0;
+                StepTrace& trace = result.steps[static_cast<std::size_t>(exe.step)];
+                trace.execute.startCycles = now;
+                if (exe.step > 0)
+                    trace.waitedFor = hasPreload[static_cast<std::size_t>(exe.step)]
+                            && result.steps[static_cast<std::size_t>(exe.step)].preload.endCycles > lastExecuteEnd
+                        ? "preload"
+                        : "execute";
+                recorder.executeStarted(exe.step, now);
+                progress = true;
+                if (!startStage(exe))
+                    finishExecute();
+            }
+        }
+        if (!pre.active && !exe.active) {
+            if (nextExecute < executeSteps.size()) {
+                out.error = "the program blocks forever before executing step "
+                    + std::to_string(executeSteps[nextExecute]) + " (its preload never runs)";
+                return out;
+            }
+            break;
+        }
+        // Rates: max-min fair sharing among the transferring phases.
+        flows.clear();
+        Slot* transferring[2] = { nullptr, nullptr };
+        int count = 0;
+        for (Slot* slot : { &pre, &exe })
+            if (slot->transferring()) {
+                transferring[count++] = slot;
+                flows.push_back({ slot->vector, slot->soloRate });
+            }
+        double utilization = 0;
+        if (share && count == 2) {
+            const FairShareResult& r = sharing.solve(flows, true);
+            transferring[0]->rate = r.rates[0];
+            transferring[1]->rate = r.rates[1];
+            utilization = r.maxUtilization;
+        } else if (count > 0 && program.design == schedule::Design::Ideal) {
+            // Separate interconnects for preload and execution: each phase loads its own links.
+            for (int k = 0; k < count; ++k) {
+                const FairShareResult& r = sharing.solve(std::span(&flows[static_cast<std::size_t>(k)], 1), false);
+                transferring[k]->rate = r.rates[0];
+                utilization = std::max(utilization, r.maxUtilization);
+            }
+        } else if (count > 0) {
+            const FairShareResult& r = sharing.solve(flows, false);
+            for (int k = 0; k < count; ++k)
+                transferring[k]->rate = r.rates[static_cast<std::size_t>(k)];
+            utilization = r.maxUtilization;
+        }
+        result.maxLinkUtilization = std::max(result.maxLinkUtilization, utilization);
+
+        // Advance to the next completion.
+        double dt = std::numeric_limits<double>::infinity();
+        for (const Slot* slot : { &pre, &exe })
+            if (slot->active)
+                dt = std::min(dt, slot->timeLeft());
+        if (!std::isfinite(dt)) {
+            out.error = "internal: no phase can progress at cycle " + std::to_string(now);
+            return out;
+        }
+        dt = std::max(dt, 0.0);
+        recorder.segment(now, dt, pre.active, exe.active, transferring, count);
+        const double end = now + dt;
+        for (Slot* slot : { &pre, &exe }) {
+            if (!slot->active)
+                continue;
+            const bool done = slot->timeLeft() <= dt * (1 + 1e-12) + 1e-12;
+            if (slot->fixedLeft > 0) {
+                slot->fixedLeft = done ? 0.0 : slot->fixedLeft - dt;
+                if (done && slot->vector >= 0)
+                    continue; // transfer starts now
+            } else if (slot->vector >= 0) {
+                recorder.delivered(slot->vector, done ? slot->fractionLeft : slot->rate * dt);
+                slot->fractionLeft = done ? 0.0 : slot->fractionLeft - slot->rate * dt;
+            }
+            if (!done)
+                continue;
+            now = end;
+            if (slot == &pre) {
+                StepTrace& trace = result.steps[static_cast<std::size_t>(pre.step)];
+                trace.preload.endCycles = end;
+                trace.preloadStallCycles
+                    = std::max(0.0, trace.preload.length() - plans[static_cast<std::size_t>(pre.step)].preload.soloCycles());
+                preloadDone[static_cast<std::size_t>(pre.step)] = 1;
+                pre.active = false;
+                lastPreloadEnd = end;
+            } else {
+                StepTrace& trace = result.steps[static_cast<std::size_t>(exe.step)];
+                schedule::Interval* intervals[] = { &trace.warmup, &trace.compute, &trace.shift, &trace.reduce };
+                *intervals[exe.stage] = { exe.startCycles, end };
+                ++exe.stage;
+                if (!startStage(exe))
+                    finishExecute();
+            }
+        }
+        now = end;
+        ++result.events;
+    }
+    result.latencyCycles = now;
+    recorder.finish(now, options);
+    out.result = std::move(result);
+    return out;
+}
+
+} // namespace elk::sim
