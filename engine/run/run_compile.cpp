@@ -105,6 +105,34 @@ namespace {
         steps.partCount = std::move(expanded.partCount);
     }
 
+    /// Links through which HBM data enters a 2D mesh, whole part, as the simulator routes it: one
+    /// inward link per row on each controller edge (XY routing from the edge router of the core's
+    /// row), all four links of a controller's router when controllers sit inside. 0 on all-to-all.
+    double meshInjectionBytesPerCycle(const chip::ChipSpec& chip)
+    {
+        if (chip.interconnect.topology != chip::Topology::Mesh2d)
+            return 0;
+        const int width = chip.interconnect.meshWidth;
+        const int height = chip.interconnect.meshHeight;
+        int links = 0;
+        switch (chip.hbm.controllerPlacement) {
+        case chip::ControllerPlacement::WestEdge:
+            links = height;
+            break;
+        case chip::ControllerPlacement::WestEastEdges:
+            links = 2 * height;
+            break;
+        case chip::ControllerPlacement::AllEdges:
+            links = 2 * height + 2 * width;
+            break;
+        case chip::ControllerPlacement::Spread:
+        case chip::ControllerPlacement::Explicit:
+            links = 4 * chip.hbm.stacksPerChip;
+            break;
+        }
+        return double(links) * double(chip.chips) * chip.linkBytesPerCycle();
+    }
+
 } // namespace
 
 std::string partitionKey(const RunSpec& spec)
@@ -278,6 +306,7 @@ schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, cons
     problem.preloadNocThreshold = spec.options.preloadNocThreshold;
     problem.delayCompute = spec.options.delayCompute;
     problem.mesh = spec.chip.interconnect.topology == chip::Topology::Mesh2d;
+    problem.preloadInjectionBytesPerCycle = meshInjectionBytesPerCycle(spec.chip);
     return problem;
 }
 

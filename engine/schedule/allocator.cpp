@@ -12,7 +12,10 @@ PreloadTime preloadTime(const ScheduleProblem& problem, std::int64_t hbmBytes, s
     if (hbmBytes <= 0)
         return {};
     const double hbmCycles = static_cast<double>(hbmBytes) / problem.hbmBytesPerCycle;
-    const double nocCycles = static_cast<double>(preloadBytes) / problem.preloadIngressBytesPerCycle;
+    double nocCycles = static_cast<double>(preloadBytes) / problem.preloadIngressBytesPerCycle;
+    if (problem.preloadInjectionBytesPerCycle > 0) // a mesh is fed through its edge links
+        nocCycles = std::max(nocCycles,
+            static_cast<double>(preloadBytes) * static_cast<double>(problem.cores) / problem.preloadInjectionBytesPerCycle);
     PreloadTime time;
     time.nocCycles = nocCycles;
     time.totalCycles = std::max(hbmCycles, nocCycles / problem.preloadNocThreshold);

@@ -13,8 +13,9 @@
 namespace elk::schedule {
 
 /// Preload duration of one op (elk-reference.md §4.1 with the shared knobs): Lh = hbm ÷ hbmBytesPerCycle,
-/// Ln = preload bytes ÷ κ, L = max(Lh, Ln ÷ θ); the NoC is idle for R = L − Ln of it. An op that
-/// reads nothing from HBM takes no time.
+/// Ln = preload bytes ÷ κ (on a mesh at least preload bytes × cores ÷ the edge injection bandwidth),
+/// L = max(Lh, Ln ÷ θ); the NoC is idle for R = L − Ln of it. An op that reads nothing from HBM takes
+/// no time.
 struct PreloadTime {
     double totalCycles = 0; ///< L
     double nocCycles = 0; ///< Ln

@@ -234,7 +234,8 @@ namespace {
             const auto& pe = plans.table[static_cast<std::size_t>(bestEntry)];
             double load = 0, noc = 0;
             if (plans.hbmBytes > 0) {
-                noc = static_cast<double>(plans.minPreloadBytes()) / problem.preloadIngressBytesPerCycle;
+                // θ = 1: the bound lets preloads fill the whole ingress share (and a mesh's edge links).
+                noc = preloadTime(problem, plans.hbmBytes, plans.minPreloadBytes()).nocCycles;
                 load = std::max(static_cast<double>(plans.hbmBytes) / problem.hbmBytesPerCycle, noc);
             }
             StepSchedule& s = schedule.steps[i];

@@ -47,6 +47,10 @@ struct ScheduleProblem {
     /// earlier instead (elk-reference.md §4.3, shared by every design).
     bool delayCompute = true;
     bool mesh = false; ///< 2D mesh interconnect (informs preload/execute NoC sharing)
+    /// 2D mesh: bytes per cycle, whole part, of the links through which HBM data enters the mesh
+    /// from its controllers; a preload that delivers P bytes to each core keeps them busy for at
+    /// least P × cores ÷ this. 0: no such limit (all-to-all: controllers reach every core port).
+    double preloadInjectionBytesPerCycle = 0;
     /// false: the scheduler assumes an execution's inter-core traffic never competes with preloads
     /// (no NoC stall, no preload moved earlier) — the contention-free model the simulator's
     /// contention-off mode reproduces, for validation. Designs always run with true.

@@ -42,6 +42,22 @@ private slots:
         QCOMPARE(preloadTime(p, 0, 80).totalCycles, 0.0); // loads nothing
     }
 
+    void meshEdgeInjectionBoundsPreloads()
+    {
+        // 64 cores fed through edge links carrying 32 B/cycle in all: 20 B per core take 64 · 20 / 32 = 40
+        // cycles on the links (more than 20 / 2 = 10 at the core ports); with θ = 0.5, 80 cycles.
+        ScheduleProblem p;
+        p.cores = 64;
+        p.hbmBytesPerCycle = 10;
+        p.preloadIngressBytesPerCycle = 2;
+        p.preloadNocThreshold = 0.5;
+        p.preloadInjectionBytesPerCycle = 32;
+        QCOMPARE(preloadTime(p, 100, 20).nocCycles, 40.0);
+        QCOMPARE(preloadTime(p, 100, 20).totalCycles, 80.0);
+        p.preloadInjectionBytesPerCycle = 0; // all-to-all: no edge
+        QCOMPARE(preloadTime(p, 100, 20).totalCycles, 20.0);
+    }
+
     void bestEntry_data()
     {
         QTest::addColumn<qint64>("budget");
