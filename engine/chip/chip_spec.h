@@ -86,6 +86,10 @@ struct ChipSpec {
     int chips = 1;
     int coresPerChip = 0;
     std::int64_t sramBytesPerCore = 0;
+    /// Bytes per cycle one core's SRAM port serves, its own compute and remote accesses together;
+    /// 0 = not modelled (JSON key optional). The simulator slows a core's compute while other phases
+    /// stream into its SRAM (engine/sim/simulator.cpp).
+    double sramBandwidthBytesPerCyclePerCore = 0;
     double clockHz = 0;
     TileCostSpec tileCost;
     InterconnectSpec interconnect;

@@ -349,13 +349,16 @@ void readChip(Reader& reader, const Json& root, ChipSpec& spec)
     const std::string pointer; // the root
     reader.rejectUnknownKeys(root, pointer,
                              {"schema", "name", "description", "source", "chips", "coresPerChip", "sramBytesPerCore",
-                              "clockHz", "tileCost", "interconnect", "interChip", "hbm"});
+                              "sramBandwidthBytesPerCyclePerCore", "clockHz", "tileCost", "interconnect", "interChip",
+                              "hbm"});
     reader.readString(root, pointer, "name", spec.name);
     reader.readString(root, pointer, "description", spec.description);
     reader.readString(root, pointer, "source", spec.source);
     reader.readInteger(root, pointer, "chips", spec.chips);
     reader.readInteger(root, pointer, "coresPerChip", spec.coresPerChip);
     reader.readInteger(root, pointer, "sramBytesPerCore", spec.sramBytesPerCore);
+    reader.readDouble(root, pointer, "sramBandwidthBytesPerCyclePerCore", spec.sramBandwidthBytesPerCyclePerCore,
+                      false); // optional: absent = 0 = not modelled
     reader.readDouble(root, pointer, "clockHz", spec.clockHz);
     if (const Json* tileCost = reader.readObject(root, pointer, "tileCost", true))
         readTileCost(reader, *tileCost, spec.tileCost);
@@ -421,7 +424,8 @@ ChipParseResult chipSpecFromJson(std::string_view jsonText)
 
 std::string chipSpecToJson(const ChipSpec& spec)
 {
-    // Every field is written, inactive blocks included, so reading the text back gives the same spec.
+    // Every field is written (the optional SRAM port bandwidth only when set), inactive blocks included, so
+    // reading the text back gives the same spec.
     Json roofline = {
         {"peakFlopPerCycleFp32", spec.tileCost.roofline.peakFlopPerCycleFp32},
         {"peakFlopPerCycleFp16", spec.tileCost.roofline.peakFlopPerCycleFp16},
@@ -469,6 +473,10 @@ std::string chipSpecToJson(const ChipSpec& spec)
         {"interChip", interChip},
         {"hbm", hbm},
     };
+    // Optional key, written only when set (valid specs: > 0), so chips without it keep their canonical text
+    // and cache keys; a negative value is still written so an invalid spec round-trips to its errors.
+    if (spec.sramBandwidthBytesPerCyclePerCore != 0)
+        root["sramBandwidthBytesPerCyclePerCore"] = spec.sramBandwidthBytesPerCyclePerCore;
     // nlohmann's objects keep keys sorted and its doubles print in shortest round-trip form; invalid UTF-8
     // (never produced by the parser) is replaced rather than thrown on.
     return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

@@ -170,6 +170,26 @@ void checkTileCost(Checker& check, const ChipSpec& spec)
     check.utf8("/tileCost/fitted/modelPath", tileCost.fitted.modelPath);
 }
 
+/// The SRAM port serves the core's own link traffic too, so a modelled port is at least as fast as the link.
+void checkSramPort(Checker& check, const ChipSpec& spec)
+{
+    const double port = spec.sramBandwidthBytesPerCyclePerCore;
+    const char* field = "/sramBandwidthBytesPerCyclePerCore";
+    if (!std::isfinite(port)) {
+        check.finite(field, port);
+        return;
+    }
+    // Compared with the link only when clock and link are valid, so one bad field gives one error.
+    const double linkGBps = spec.interconnect.linkBandwidthGBpsPerCore;
+    const bool linkKnown = spec.clockHz >= 1e6 && spec.clockHz <= 1e10 && linkGBps > 0 && linkGBps <= 10000;
+    const double link = linkKnown ? spec.linkBytesPerCycle() : 0.0;
+    const std::string allowed = "; allowed: 0 (not modelled) or from " + number(link)
+        + " B/cycle (the per-core link bandwidth, /interconnect/linkBandwidthGBpsPerCore) up to "
+        + number(kMaxSramBytesPerCycle) + " B/cycle";
+    if (port < 0 || port > kMaxSramBytesPerCycle || (port > 0 && port < link))
+        check.fail(field, number(port) + " B/cycle is out of range" + allowed);
+}
+
 void checkInterconnect(Checker& check, const ChipSpec& spec)
 {
     const InterconnectSpec& net = spec.interconnect;
@@ -297,6 +317,7 @@ std::vector<FieldError> validateChipSpec(const ChipSpec& spec)
         check.fail("/sramBytesPerCore", number(spec.sramBytesPerCore) + " B is larger than 1 GiB" + sramRange);
 
     check.range("/clockHz", spec.clockHz, 1e6, 1e10, " Hz");
+    checkSramPort(check, spec);
     checkTileCost(check, spec);
     checkInterconnect(check, spec);
     checkInterChip(check, spec);

@@ -50,7 +50,9 @@ struct StepTrace {
     schedule::Interval shift;
     schedule::Interval reduce;
     double preloadStallCycles = 0; ///< preload length minus its length alone (sharing)
-    double executeStallCycles = 0; ///< execute length minus its length alone (sharing)
+    /// Execute length minus its length alone: link sharing, plus compute slowed by SRAM port contention
+    /// (preloads writing into the core's SRAM while it computes; ChipSpec::sramBandwidthBytesPerCyclePerCore).
+    double executeStallCycles = 0;
     /// Why execute could not start earlier: "preload" (waited for done_preload), "execute" (the
     /// previous execution), or "" (the first).
     std::string waitedFor;
@@ -95,7 +97,7 @@ struct SimResult {
     double overlapCycles = 0; ///< a preload and an execution both in progress
     double preloadOnlyCycles = 0;
     double executeOnlyCycles = 0;
-    double interconnectStallCycles = 0; ///< Σ executeStallCycles (part of the execute time above)
+    double interconnectStallCycles = 0; ///< Σ executeStallCycles (link and SRAM port contention; part of the execute time above)
 
     std::int64_t events = 0; ///< events processed (for the benchmark)
 };

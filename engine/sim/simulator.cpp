@@ -21,23 +21,28 @@ namespace {
         bool active = false;
         int step = -1;
         int stage = 0; ///< execute: detail::Stage
-        double fixedLeft = 0;
+        double fixedLeft = 0; ///< in cycles at full speed
+        double fixedSpeed = 1; ///< share of full speed the fixed part runs at (SRAM port contention)
         double fractionLeft = 0;
         int vector = -1;
         double soloRate = 0;
         double rate = 0;
         double startCycles = 0;
         bool transferring() const { return active && fixedLeft <= 0 && vector >= 0 && fractionLeft > 0; }
-        double timeLeft() const { return fixedLeft > 0 ? fixedLeft : (vector >= 0 && fractionLeft > 0 ? fractionLeft / rate : 0.0); }
+        double timeLeft() const { return fixedLeft > 0 ? fixedLeft / fixedSpeed : (vector >= 0 && fractionLeft > 0 ? fractionLeft / rate : 0.0); }
         void load(const StageSpec& spec, double extraFixed)
         {
             fixedLeft = spec.fixedCycles + extraFixed;
+            fixedSpeed = 1;
             vector = spec.vector;
             soloRate = spec.soloRate;
             fractionLeft = spec.vector >= 0 ? 1.0 : 0.0;
             rate = soloRate;
         }
     };
+
+    /// A compute phase never slows below this share of its solo speed (the port always serves it some).
+    constexpr double kMinComputeSpeed = 0.05;
 
     std::string checkInputs(const chip::ChipSpec& chip, const schedule::ScheduleProblem& problem,
         const schedule::Program& program)
@@ -87,6 +92,14 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
     const bool share = options.contention && program.design != schedule::Design::Ideal;
     // Preloads an HBM pipe that was idle pays the HBM latency (plus the routers on a mesh).
     const double hbmLatency = static_cast<double>(chip.hbm.latencyNs) * 1e-9 * chip.clockHz;
+    // SRAM port contention (off with contention, for the ideal design's separate preload path, and for
+    // chips that do not model the port): a core's SRAM port serves P bytes per cycle to its own compute
+    // and to remote writes together. While a preload delivers r bytes per cycle into every core's SRAM
+    // (all-to-all: its per-core ingress rate; mesh: the average per core, bytesPerCore × rate), an
+    // execution's compute runs at max(kMinComputeSpeed, 1 − r ÷ P) of its solo speed. Its remaining work
+    // is counted in cycles at solo speed and the speed is recomputed at every event, like link shares;
+    // the stretch shows up in executeStallCycles. Warm-up, shift and reduce belong to the op itself.
+    const double sramPortBytesPerCycle = share ? chip.sramBandwidthBytesPerCyclePerCore : 0.0;
 
     // Calls in program order: preloads wait for every execute before them.
     std::vector<int> preloadSteps, executesBefore, executeSteps;
@@ -232,6 +245,13 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
             utilization = r.maxUtilization;
         }
         result.maxLinkUtilization = std::max(result.maxLinkUtilization, utilization);
+        exe.fixedSpeed = 1;
+        if (sramPortBytesPerCycle > 0 && exe.active && exe.stage == detail::Compute && exe.fixedLeft > 0
+            && pre.transferring()) {
+            const double remoteBytesPerCycle
+                = static_cast<double>(plans[static_cast<std::size_t>(pre.step)].preloadBytes) * pre.rate;
+            exe.fixedSpeed = std::max(kMinComputeSpeed, 1.0 - remoteBytesPerCycle / sramPortBytesPerCycle);
+        }
 
         // Advance to the next completion.
         double dt = std::numeric_limits<double>::infinity();
@@ -250,7 +270,7 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
                 continue;
             const bool done = slot->timeLeft() <= dt * (1 + 1e-12) + 1e-12;
             if (slot->fixedLeft > 0) {
-                slot->fixedLeft = done ? 0.0 : slot->fixedLeft - dt;
+                slot->fixedLeft = done ? 0.0 : slot->fixedLeft - dt * slot->fixedSpeed;
                 if (done && slot->vector >= 0)
                     continue; // transfer starts now
             } else if (slot->vector >= 0) {

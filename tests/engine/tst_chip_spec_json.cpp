@@ -11,6 +11,7 @@
 
 #include "engine/chip/chip_spec.h"
 #include "engine/chip/chip_spec_json.h"
+#include "engine/chip/chip_validate.h"
 #include "engine/chip/presets.h"
 
 using namespace elk::chip;
@@ -88,6 +89,7 @@ public:
         if (chance(2)) spec.chips = anyInt();
         if (chance(2)) spec.coresPerChip = anyInt();
         if (chance(2)) spec.sramBytesPerCore = anyInt64();
+        if (chance(2)) spec.sramBandwidthBytesPerCyclePerCore = anyDouble();
         if (chance(2)) spec.clockHz = anyDouble();
         if (chance(2)) spec.tileCost.model = anyOf(kAllTileCostModelKinds);
         if (chance(2)) spec.tileCost.roofline.peakFlopPerCycleFp32 = anyDouble();
@@ -153,7 +155,8 @@ const char* const kTeachingCanonical = R"({
   },
   "name": "teaching-mesh-4x4",
   "schema": "elk.chip/1",
-  "source": "Made-up teaching part; round numbers chosen so timelines can be computed by hand (not a real chip).",
+  "source": "Made-up teaching part; round numbers chosen so timelines can be computed by hand (not a real chip). SRAM port 64 B/cycle per core: the roofline sramBytesPerCycle.",
+  "sramBandwidthBytesPerCyclePerCore": 64.0,
   "sramBytesPerCore": 262144,
   "tileCost": {
     "fitted": {
@@ -256,6 +259,45 @@ private slots:
         QVERIFY(parsed.spec.hbm.controllerCoreIds.empty());
     }
 
+    void optionalSramPortKey_data()
+    {
+        // `value`: the key's JSON text in tt-wormhole-n300 (which has no such key); empty = left out.
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<double>("expected");
+        QTest::addColumn<bool>("valid"); // parses and validates
+        QTest::addRow("absent: 0, not modelled") << QByteArray() << 0.0 << true;
+        QTest::addRow("64 B/cycle (link: 32)") << QByteArray("64") << 64.0 << true;
+        QTest::addRow("negative: validation names the field") << QByteArray("-1") << -1.0 << false;
+        QTest::addRow("a string: parsing names the field") << QByteArray("\"fast\"") << 0.0 << false;
+    }
+
+    void optionalSramPortKey()
+    {
+        QFETCH(QByteArray, value);
+        QFETCH(double, expected);
+        QFETCH(bool, valid);
+        const char* key = "sramBandwidthBytesPerCyclePerCore";
+        std::string text = presetText("tt-wormhole-n300");
+        QVERIFY(text.find(key) == std::string::npos);
+        if (!value.isEmpty())
+            text.insert(text.find('{') + 1, "\"" + std::string(key) + "\": " + value.toStdString() + ",");
+        const ChipParseResult parsed = chipSpecFromJson(text);
+        std::vector<FieldError> errors = parsed.errors;
+        if (parsed.ok()) {
+            QCOMPARE(parsed.spec.sramBandwidthBytesPerCyclePerCore, expected);
+            errors = validateChipSpec(parsed.spec);
+            // Written back only when set: chips without the key keep their canonical text.
+            const std::string canonical = chipSpecToJson(parsed.spec);
+            QCOMPARE(canonical.find(key) != std::string::npos, expected != 0);
+            QVERIFY(chipSpecFromJson(canonical).spec == parsed.spec);
+        }
+        QVERIFY2(errors.empty() == valid, listErrors(errors).constData());
+        if (!valid) {
+            QCOMPARE(errors.size(), std::size_t(1));
+            QCOMPARE(errors.front().field, "/" + std::string(key));
+        }
+    }
+
     void acceptsIntegralNumbersForIntegers()
     {
         std::string text = chipSpecToJson(*findBuiltinPreset("teaching-mesh-4x4"));
@@ -312,7 +354,8 @@ private slots:
             << QByteArray("canonical") << QByteArray("\"chips\": 1,") << QByteArray("\"chips\": 1,\n  \"colour\": \"red\",")
             << QByteArray("/colour")
             << QByteArray("unknown key \"colour\"; allowed keys here: schema, name, description, source, chips, "
-                          "coresPerChip, sramBytesPerCore, clockHz, tileCost, interconnect, interChip, hbm");
+                          "coresPerChip, sramBytesPerCore, sramBandwidthBytesPerCyclePerCore, clockHz, tileCost, "
+                          "interconnect, interChip, hbm");
         QTest::addRow("unknown nested key")
             << QByteArray("canonical") << QByteArray("\"latencyNs\": 100,")
             << QByteArray("\"latencyNs\": 100,\n    \"latencyCycles\": 3,") << QByteArray("/hbm/latencyCycles")

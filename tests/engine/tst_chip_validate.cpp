@@ -119,6 +119,13 @@ private slots:
         row("clock too fast", false, [](ChipSpec& s) { s.clockHz = 2e10; }, "/clockHz", {"20000000000 Hz"});
         row("clock NaN", false, [](ChipSpec& s) { s.clockHz = kNaN; }, "/clockHz", {"NaN Hz", "out of range"});
         row("clock infinite", false, [](ChipSpec& s) { s.clockHz = kInf; }, "/clockHz", {"inf Hz"});
+        row("SRAM port negative", false, [](ChipSpec& s) { s.sramBandwidthBytesPerCyclePerCore = -1; },
+            "/sramBandwidthBytesPerCyclePerCore",
+            {"-1 B/cycle is out of range", "allowed: 0 (not modelled) or from 4.150943396226415 B/cycle"});
+        row("SRAM port slower than the link", true, [](ChipSpec& s) { s.sramBandwidthBytesPerCyclePerCore = 15.5; },
+            "/sramBandwidthBytesPerCyclePerCore", {"15.5 B/cycle", "from 16 B/cycle", "up to 100000000 B/cycle"});
+        row("SRAM port NaN", false, [](ChipSpec& s) { s.sramBandwidthBytesPerCyclePerCore = kNaN; },
+            "/sramBandwidthBytesPerCyclePerCore", {"not a finite number"});
 
         // Tile cost.
         row("roofline fp32 peak zero", true, [](ChipSpec& s) { s.tileCost.roofline.peakFlopPerCycleFp32 = 0; },
@@ -260,6 +267,12 @@ private slots:
         QTest::addRow("SRAM exactly 1 GiB") << false << Mutation([](ChipSpec& s) { s.sramBytesPerCore = 1 << 30; });
         QTest::addRow("clock 1 MHz") << false << Mutation([](ChipSpec& s) { s.clockHz = 1e6; });
         QTest::addRow("clock 10 GHz") << false << Mutation([](ChipSpec& s) { s.clockHz = 1e10; });
+        QTest::addRow("SRAM port exactly the link") << true << Mutation([](ChipSpec& s) {
+            s.sramBandwidthBytesPerCyclePerCore = 16;
+        });
+        QTest::addRow("SRAM port 24.35 B/cycle") << false << Mutation([](ChipSpec& s) {
+            s.sramBandwidthBytesPerCyclePerCore = 24.35;
+        });
         QTest::addRow("no fp8 units") << true << Mutation([](ChipSpec& s) { s.tileCost.roofline.peakFlopPerCycleFp8 = 0; });
         QTest::addRow("no HBM") << false << Mutation([](ChipSpec& s) {
             s.hbm.stacksPerChip = 0;

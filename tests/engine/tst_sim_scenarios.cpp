@@ -25,6 +25,8 @@ private slots:
     void meshRingShift();
     void threeOpsOverlap();
     void contentionSlowsSharedPhases();
+    void sramPortSlowsOverlappedCompute_data();
+    void sramPortSlowsOverlappedCompute();
     void badProgramIsAnError();
 };
 
@@ -217,6 +219,45 @@ void TestSimScenarios::contentionSlowsSharedPhases()
     QVERIFY(off.maxLinkUtilization > 1.5);
     QCOMPARE(off.steps[0].executeStallCycles, 0.0);
     QVERIFY(qAbs(on.interconnectStallCycles - on.steps[0].executeStallCycles - on.steps[1].executeStallCycles) < 1e-9);
+}
+
+void TestSimScenarios::sramPortSlowsOverlappedCompute_data()
+{
+    QTest::addColumn<double>("portBytesPerCycle"); // P; 0 = not modelled
+    QTest::addColumn<bool>("contention");
+    QTest::addColumn<double>("expectedEnd"); // of exe0
+    // pre1 delivers r = 1440 B/core over its 100 cycles = 14.4 B/cycle into the core's SRAM while exe0
+    // computes 150 cycles alone from cycle 0. Over the overlap [0, 100] compute runs at 1 − r/P, i.e.
+    // stretched by 1/(1 − r/P): it does 100·(1 − r/P) cycles of work, the rest runs alone after 100.
+    QTest::addRow("P = 57.6: speed 0.75, 75 + 75 cycles") << 57.6 << true << 175.0;
+    QTest::addRow("P = 16: speed 0.1, 10 + 140 cycles") << 16.0 << true << 240.0;
+    QTest::addRow("P = 14.4: speed floored at 0.05") << 14.4 << true << 245.0;
+    QTest::addRow("P = 0: not modelled, no stretch") << 0.0 << true << 150.0;
+    QTest::addRow("contention off: no stretch") << 57.6 << false << 150.0;
+}
+
+void TestSimScenarios::sramPortSlowsOverlappedCompute()
+{
+    QFETCH(double, portBytesPerCycle);
+    QFETCH(bool, contention);
+    QFETCH(double, expectedEnd);
+    chip::ChipSpec chip = simtest::smallChip(1);
+    chip.sramBandwidthBytesPerCyclePerCore = portBytesPerCycle;
+    simtest::Fixture f(chip, 2);
+    f.preload(1, 6400, 1440); // max(6400 ÷ 64, 1440 ÷ 14.4) = 100 cycles; nothing else on its links
+    f.execute(0, 150);
+    f.execute(1, 10);
+    const sim::SimResult r = run(chip, f, contention);
+    QVERIFY(qAbs(r.steps[1].preload.endCycles - 100) < 1e-9); // the preload itself is not slowed
+    QVERIFY(qAbs(r.steps[0].compute.startCycles) < 1e-9);
+    QVERIFY2(qAbs(r.steps[0].compute.endCycles - expectedEnd) < 1e-9, QByteArray::number(r.steps[0].compute.endCycles));
+    QVERIFY(qAbs(r.steps[0].execute.endCycles - expectedEnd) < 1e-9);
+    QVERIFY(qAbs(r.steps[0].executeStallCycles - (expectedEnd - 150)) < 1e-9);
+    QVERIFY(qAbs(r.interconnectStallCycles - (expectedEnd - 150)) < 1e-9);
+    // exe1 computes alone (no preload left): no stretch.
+    QVERIFY(qAbs(r.steps[1].execute.length() - 10) < 1e-9);
+    QCOMPARE(r.steps[1].executeStallCycles, 0.0);
+    QVERIFY(qAbs(r.latencyCycles - (expectedEnd + 10)) < 1e-9);
 }
 
 void TestSimScenarios::badProgramIsAnError()

@@ -85,6 +85,7 @@ private slots:
         QTest::addRow("chips") << "/chips" << "4";
         QTest::addRow("SRAM shown in KiB") << "/sramBytesPerCore" << "624";
         QTest::addRow("clock shown in GHz") << "/clockHz" << "1.325";
+        QTest::addRow("SRAM port B/cycle") << "/sramBandwidthBytesPerCyclePerCore" << "24.35";
         QTest::addRow("link bandwidth GB/s") << "/interconnect/linkBandwidthGBpsPerCore" << "5.5";
         QTest::addRow("HBM stacks") << "/hbm/stacksPerChip" << "4";
         QTest::addRow("name") << "/name" << "ipu-pod4-hbm";
@@ -146,6 +147,8 @@ private slots:
         QTest::addRow("mesh width x height != cores")
             << "teaching-mesh-4x4" << "/interconnect/meshWidth" << 5.0 << "/interconnect/meshWidth";
         QTest::addRow("clock below 1 MHz") << "ipu-mk2-hbm" << "/clockHz" << 0.0 << "/clockHz";
+        QTest::addRow("SRAM port slower than the link")
+            << "ipu-pod4-hbm" << "/sramBandwidthBytesPerCyclePerCore" << 2.0 << "/sramBandwidthBytesPerCyclePerCore";
         QTest::addRow("overhead factor below 1")
             << "ipu-pod4-hbm" << "/interChip/overheadFactor" << 0.5 << "/interChip/overheadFactor";
     }
@@ -400,7 +403,9 @@ private slots:
         QVERIFY(document.isObject());
         QStringList leaves;
         collectLeaves(document.object(), QString(), leaves);
-        QVERIFY2(leaves.size() == 29, qPrintable(leaves.join(QLatin1Char(' ')))); // every ChipSpec field is written
+        // Every ChipSpec field is written; the optional SRAM port bandwidth only when set.
+        const int expected = 29 + (spec.sramBandwidthBytesPerCyclePerCore != 0 ? 1 : 0);
+        QVERIFY2(leaves.size() == expected, qPrintable(leaves.join(QLatin1Char(' '))));
 
         ChipEditor editor;
         editor.setSpec(spec);

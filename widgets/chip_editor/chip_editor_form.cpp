@@ -317,6 +317,13 @@ QWidget* ChipEditor::buildForm()
                      tr("Local SRAM of one core, in KiB (1 KiB = 1024 bytes); stored in bytes."), tr("KiB"), 4,
                      1024.0 * 1024.0, 1024, true, [](const ChipSpec& s) { return double(s.sramBytesPerCore); },
                      [](ChipSpec& s, double v) { s.sramBytesPerCore = std::int64_t(v); }, {}});
+    addNumber(form, {QStringLiteral("/sramBandwidthBytesPerCyclePerCore"), tr("SRAM port bandwidth"),
+                     tr("Bytes per cycle one core's SRAM port serves, its own compute and remote accesses together; "
+                        "the simulator slows a core's compute while preloads stream into its SRAM. 0 = not "
+                        "modelled; otherwise at least the per-core link bandwidth."),
+                     tr("B/cycle"), 3, 1e6, 1, false,
+                     [](const ChipSpec& s) { return s.sramBandwidthBytesPerCyclePerCore; },
+                     [](ChipSpec& s, double v) { s.sramBandwidthBytesPerCyclePerCore = v; }, {}});
     addNumber(form, {QStringLiteral("/clockHz"), tr("Clock"),
                      tr("Core clock in GHz (stored in Hz); converts cycles to seconds."), tr("GHz"), 6, 100, 1e9,
                      false, [](const ChipSpec& s) { return s.clockHz; },
