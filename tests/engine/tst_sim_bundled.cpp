@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Simulator invariants on every bundled LLM (decode, batch 8, KV 512) on the 4-IPU all-to-all and
-// mesh presets, for every design: HBM bytes conserved, no link above 100 %, no SRAM overflow,
+// Simulator invariants on every bundled model — the four LLMs' decode steps (batch 8, KV 512) on the
+// 4-IPU all-to-all and mesh presets, DiT-XL/2's prefill and a Llama-2-13B training step — for every design: HBM bytes conserved, no link above 100 %, no SRAM overflow,
 // latency above the HBM and compute bounds; and the Perfetto export of each run: slices on a lane
 // never overlap and every op appears once on the execute lane.
 #include "engine/export/perfetto_trace.h"
@@ -32,21 +32,39 @@ private slots:
     {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("chip");
+        QTest::addColumn<int>("phase");
+        QTest::addColumn<qint64>("tokens");
+        const int decode = int(run::Phase::Decode);
         for (const char* model : { "llama2-13b", "llama2-70b", "opt-30b", "gemma2-27b" }) {
             for (const char* chip : { "ipu-pod4-hbm", "ipu-pod4-hbm-mesh" })
-                QTest::addRow("%s on %s", model, chip) << QString::fromLatin1(model) << QString::fromLatin1(chip);
+                QTest::addRow("%s decode on %s", model, chip)
+                    << QString::fromLatin1(model) << QString::fromLatin1(chip) << decode << qint64(512);
         }
+        // The other phases: DiT-XL/2's prefill (256 patch tokens) and a Llama-2-13B training step
+        // (forward, backward, Adam) of 128 tokens.
+        QTest::addRow("dit-xl prefill on ipu-pod4-hbm")
+            << QStringLiteral("dit-xl") << QStringLiteral("ipu-pod4-hbm") << int(run::Phase::Prefill) << qint64(256);
+        QTest::addRow("llama2-13b train on ipu-pod4-hbm-mesh")
+            << QStringLiteral("llama2-13b") << QStringLiteral("ipu-pod4-hbm-mesh") << int(run::Phase::Train) << qint64(128);
     }
 
     void invariants()
     {
         QFETCH(QString, model);
         QFETCH(QString, chip);
+        QFETCH(int, phase);
+        QFETCH(qint64, tokens);
         run::RunRequest request;
         request.modelPath = model.toStdString();
         request.chip = chip.toStdString();
-        request.batch = 8;
-        request.kvLen = 512;
+        request.phase = run::Phase(phase);
+        if (request.phase == run::Phase::Decode) {
+            request.batch = 8;
+            request.kvLen = tokens;
+        } else {
+            request.batch = 1;
+            request.seqLen = tokens;
+        }
         const run::RunSpecResult spec = run::resolveRunSpec(request);
         QVERIFY(spec.ok());
         NullRunControl control;
