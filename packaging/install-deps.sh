@@ -10,10 +10,12 @@ set -euo pipefail
 packages=(
     # toolchain
     g++ cmake ninja-build pkg-config git
+    # packaging: cpack -G DEB computes Depends with dpkg-shlibdeps
+    dpkg-dev
     # libraries (fixed by the design)
     qt6-base-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
     libqcustomplot-dev libqcustomplot2.1-qt6
-    libsqlite3-dev nlohmann-json3-dev libssl-dev
+    libsqlite3-dev zlib1g-dev nlohmann-json3-dev libssl-dev
     libprotobuf-dev protobuf-compiler libonnx-dev
     # test data: 1,072 small ONNX models for importer tests
     libonnx-testdata

@@ -11,7 +11,7 @@ packaging/install-deps.sh
 cmake --preset default
 cmake --build --preset default --target elk elk-studio -j "$(nproc)"
 
-workspace=resources/workspaces/default.json
+workspace=resources/workspaces/default.elkproj
 if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
     exec build/default/app/elk-studio --workspace "$workspace" "$@"
 fi

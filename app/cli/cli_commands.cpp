@@ -81,6 +81,14 @@ Commands:
                                    compile with each scheduling design: latency,
                                    execute/preload time, HBM/NoC utilisation, TFLOPS,
                                    speedup over basic
+  sweep MODEL --chip C --vary field=start:stop:step [--vary ...] [--preset NAME]
+      [run options] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
+                                   latency of every design over a grid of chip
+                                   variants, in parallel, served from the result cache
+  figure KIND (--run-spec FILE | MODEL --chip C) --out FILE.pdf|svg|png
+      [--view-design NAME] [--op NAME|STEP] [--style column|wide|slide] [--vary ...]
+                                   render one of elk-studio's figures headless: designs,
+                                   pareto, gantt, bandwidth, heatmap, sweep, classroom
 
 Options:
   -h, --help       show this help ('elk <command> --help' for a command's options)
@@ -120,6 +128,14 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runFitCost(rest, io);
         if (first == u"run"_s)
             return cli::runRun(rest, io);
+        if (first == u"sweep"_s)
+            return cli::runSweep(rest, io);
+        if (first == u"figure"_s) {
+            // Handled in main() when elk is built with the GUI libraries (it needs a QApplication).
+            io.err << "elk figure: this elk was built without the GUI libraries (ELK_BUILD_GUI=OFF); "
+                      "rebuild with them to render figures\n";
+            return int(ExitCode::BadInput);
+        }
         if (first.startsWith(u'-'))
             io.err << "elk: unknown option '" << first << "'\n\n" << usageText();
         else

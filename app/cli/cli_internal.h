@@ -28,6 +28,7 @@ int runWorkspace(const QStringList& args, Io io);
 int runInspect(const QStringList& args, Io io);
 int runFitCost(const QStringList& args, Io io);
 int runRun(const QStringList& args, Io io);
+int runSweep(const QStringList& args, Io io);
 
 /// One line: name, chips × cores, SRAM per core, clock, interconnect, HBM bandwidth and capacity.
 QString chipSummary(const chip::ChipSpec& spec);

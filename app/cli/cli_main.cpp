@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <cstdio>
+#include <cstring>
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -8,8 +9,37 @@
 #include "app/cli/cli_commands.h"
 #include "engine/core/version.h"
 
+#ifdef ELK_HAS_FIGURE
+#include <QApplication>
+
+#include "app/figure/figure_command.h"
+
+namespace {
+
+// Figures need QtGui (fonts, painting); they render on the offscreen platform unless told otherwise,
+// so `elk figure` works in scripts without a display.
+int runFigure(int argc, char** argv)
+{
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("elk"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(elk::kEngineVersion));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const QStringList args = QCoreApplication::arguments();
+    return elk::app::runFigureCommand(QStringList { QStringLiteral("elk figure") } + args.mid(2), out, err);
+}
+
+} // namespace
+#endif
+
 int main(int argc, char** argv)
 {
+#ifdef ELK_HAS_FIGURE
+    if (argc >= 2 && std::strcmp(argv[1], "figure") == 0)
+        return runFigure(argc, argv);
+#endif
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("elk"));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(elk::kEngineVersion));

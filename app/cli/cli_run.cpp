@@ -14,8 +14,8 @@
 #include "engine/core/version.h"
 #include "engine/export/csv_export.h"
 #include "engine/export/perfetto_trace.h"
+#include "engine/export/run_export.h"
 #include "engine/run/run_compile.h"
-#include "engine/schedule/program.h"
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -161,41 +161,12 @@ int runRun(const QStringList& args, Io io)
     const bool jsonToStdout = parser.isSet(json) && parser.value(json) == u"-"_s;
     if (parser.isSet(json) && !jsonToStdout && !writeFile(parser.value(json), run::runResultToJson(result), command, io))
         return int(ExitCode::BadInput);
-    if (parser.isSet(program)) {
-        const bool asJson = parser.value(program).endsWith(u".json"_s);
-        std::string text = asJson ? "{\n" : std::string();
-        bool first = true;
-        for (const run::DesignRun& run : result.designs) {
-            if (!run.schedule || run.design == schedule::Design::Ideal)
-                continue;
-            const schedule::Program lowered = schedule::lowerProgram(result.problem, *run.schedule);
-            if (asJson) {
-                text += std::string(first ? "" : ",\n") + "\"" + schedule::toString(run.design)
-                    + "\": " + schedule::programJson(lowered);
-            } else {
-                text += std::string(first ? "" : "\n") + schedule::programText(lowered);
-            }
-            first = false;
-        }
-        if (asJson)
-            text += "\n}\n";
-        if (!writeFile(parser.value(program), text, command, io))
-            return int(ExitCode::BadInput);
-    }
+    if (parser.isSet(program)
+        && !writeFile(parser.value(program), exports::runPrograms(result, parser.value(program).endsWith(u".json"_s)),
+            command, io))
+        return int(ExitCode::BadInput);
     if (parser.isSet(trace) || parser.isSet(csv)) {
-        std::vector<exports::NamedSimResult> named;
-        for (const run::DesignRun& run : result.designs) {
-            if (!run.simulated)
-                continue;
-            exports::NamedSimResult one;
-            one.name = schedule::toString(run.design);
-            one.result = &*run.simulated;
-            for (const schedule::StepSchedule& step : run.schedule->steps) {
-                one.preloadBytesPerCore.push_back(step.preloadBytes);
-                one.executeBytesPerCore.push_back(step.executeBytes);
-            }
-            named.push_back(std::move(one));
-        }
+        const std::vector<exports::NamedSimResult> named = exports::namedSimResults(result);
         try {
             exports::PerfettoOptions options;
             options.engineVersion = kEngineVersion;

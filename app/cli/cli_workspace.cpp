@@ -6,8 +6,8 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
-#include "engine/model/graph_json.h"
 #include "engine/model/graph_summary.h"
+#include "engine/run/model_load.h"
 #include "engine/run/run_spec.h"
 #include "engine/run/workspace.h"
 
@@ -62,9 +62,9 @@ int runWorkspace(const QStringList& args, Io io)
     const QString command = args.value(0);
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        u"Opens a workspace (elk.workspace/1: model, chip, run parameters) the way elk-studio does and "
-        "prints the model summary, the chip, and the resolved run spec's cache key."_s);
-    parser.addPositionalArgument(u"FILE"_s, u"The workspace JSON file."_s);
+        u"Opens a workspace (.elkproj, elk.workspace/2 or /1: model, chip, run settings) the way elk-studio does "
+        "and prints the model summary, the chip, and the resolved run spec's cache key."_s);
+    parser.addPositionalArgument(u"FILE"_s, u"The workspace file (.elkproj or .json)."_s);
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -76,31 +76,46 @@ int runWorkspace(const QStringList& args, Io io)
     const run::WorkspaceParseResult workspace = run::loadWorkspaceFile(path.toStdString());
     if (!workspace.ok())
         return reportErrors(path, workspace.errors, io);
+    for (const std::string& warning : workspace.warnings)
+        io.err << path << ": warning: " << QString::fromStdString(warning) << "\n";
     const QString modelPath = QString::fromStdString(workspace.workspace.modelPath);
 
     // Report the model's problems and the run's (chip, shape) together: one pass shows everything to fix.
-    const model::GraphParseResult loaded = model::loadGraphFile(workspace.workspace.modelPath);
-    for (const model::GraphParseError& error : loaded.errors)
-        io.err << modelPath << ": " << QString::fromStdString(model::toString(error)) << "\n";
-    const std::vector<model::GraphError> graphErrors
-        = loaded.ok() ? loaded.graph.validate() : std::vector<model::GraphError> {};
-    for (const model::GraphError& error : graphErrors)
-        io.err << modelPath << ": " << QString::fromStdString(model::toString(error)) << "\n";
-    bool failed = !loaded.ok() || !graphErrors.empty();
-    const run::RunSpecResult resolved = run::resolveRunSpec(workspace.workspace.run);
+    const run::RunSpecResult resolved = run::resolveWorkspaceRun(workspace.workspace);
+    const run::RunRequest& request = workspace.workspace.run;
+    const bool decode = request.phase == run::Phase::Decode;
+    // Without a valid spec the model is still read, with resolveRunSpec's defaults, to report its problems too.
+    const run::ModelStep step = resolved.ok()
+        ? run::ModelStep { resolved.spec.phase, resolved.spec.batch, resolved.spec.seqLen, resolved.spec.kvLen }
+        : run::ModelStep { request.phase, request.batch.value_or(1), request.seqLen.value_or(decode ? 1 : 2048),
+              request.kvLen.value_or(decode ? 2048 : 0) };
+    const run::ModelLoadResult loaded = run::loadModel(workspace.workspace.modelPath, step);
+    for (const std::string& error : loaded.errors)
+        io.err << QString::fromStdString(error) << "\n";
+    bool failed = !loaded.ok();
     if (!resolved.ok()) {
-        reportErrors(path, resolved.errors, io);
+        std::vector<chip::FieldError> errors;
+        for (const chip::FieldError& error : resolved.errors) {
+            if (loaded.ok() || error.field.rfind("/model/", 0) != 0)
+                errors.push_back(error); // an unreadable model was reported just above
+        }
+        reportErrors(path, errors, io);
         failed = true;
     }
     if (failed)
         return int(ExitCode::BadInput);
     const run::RunSpec& spec = resolved.spec;
-    const model::GraphSummary summary = model::summarizeGraph(loaded.graph);
+    const model::GraphSummary summary = model::summarizeGraph(loaded.model->graph);
 
     io.out << "Workspace: " << path << "\n";
     printModel(modelPath, summary, io);
-    io.out << "Chip: " << chipSummary(spec.chip) << "\n"
-           << "Run: " << run::toString(spec.phase) << ", batch " << spec.batch << ", seq " << spec.seqLen
+    io.out << "Chip: " << chipSummary(spec.chip);
+    if (workspace.workspace.embeddedChip)
+        io.out << " (embedded in the workspace)";
+    io.out << "\n";
+    if (!workspace.workspace.compareChip.empty())
+        io.out << "Compare against: " << QString::fromStdString(workspace.workspace.compareChip) << "\n";
+    io.out << "Run: " << run::toString(spec.phase) << ", batch " << spec.batch << ", seq " << spec.seqLen
            << ", KV length " << spec.kvLen << ", designs";
     for (const std::string& design : spec.designs)
         io.out << " " << QString::fromStdString(design);

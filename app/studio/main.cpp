@@ -1,8 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk-studio [--chip PRESET|FILE] [--workspace FILE] [--model FILE]
-#include <optional>
-
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -10,10 +8,8 @@
 #include <QTextStream>
 
 #include "app/studio/main_window.h"
-#include "app/studio/studio_workspace.h"
 #include "engine/chip/presets.h"
 #include "engine/core/version.h"
-#include "engine/run/workspace.h"
 
 namespace {
 
@@ -45,31 +41,28 @@ int main(int argc, char* argv[])
                                             .arg(kDefaultChip),
                                         QStringLiteral("PRESET|FILE"));
     const QCommandLineOption workspaceOption(QStringLiteral("workspace"),
-                                             QStringLiteral("Workspace file (elk.workspace/1) naming model, chip and "
-                                                            "run parameters."),
+                                             QStringLiteral("Workspace file (.elkproj, elk.workspace/2; or an older "
+                                                            "elk.workspace/1 .json) naming model, chip, run "
+                                                            "settings and views. It runs once its model has loaded."),
                                              QStringLiteral("FILE"));
     const QCommandLineOption modelOption(QStringLiteral("model"),
-                                         QStringLiteral("Model to open (elk.graph/1 JSON); overrides the workspace's."),
+                                         QStringLiteral("Model to open (.onnx, einstein_v2 .json, .elk.json, or a "
+                                                        "bundled model name such as llama2-13b); overrides the "
+                                                        "workspace's."),
                                          QStringLiteral("FILE"));
     parser.addOption(chipOption);
     parser.addOption(workspaceOption);
     parser.addOption(modelOption);
     parser.process(app);
 
-    std::optional<elk::run::Workspace> workspace;
-    if (parser.isSet(workspaceOption)) {
-        auto parsed = elk::run::loadWorkspaceFile(parser.value(workspaceOption).toStdString());
-        if (!parsed.ok())
-            return fail(elk::app::workspaceErrorText(parsed));
-        workspace = std::move(parsed.workspace);
-    }
-
     elk::app::MainWindow window;
-    if (workspace) {
-        if (const QString error = window.openWorkspace(*workspace); !error.isEmpty() && !parser.isSet(chipOption))
+    const bool haveWorkspace = parser.isSet(workspaceOption);
+    if (haveWorkspace) {
+        const QString path = QDir::current().absoluteFilePath(parser.value(workspaceOption));
+        if (const QString error = window.openWorkspaceFile(path); !error.isEmpty() && !parser.isSet(chipOption))
             return fail(error);
     }
-    if (parser.isSet(chipOption) || !workspace) {
+    if (parser.isSet(chipOption) || !haveWorkspace) {
         const QString chip = parser.isSet(chipOption) ? parser.value(chipOption) : kDefaultChip;
         // A chip file given on the command line is relative to the current folder.
         const bool isPreset = elk::chip::findBuiltinPreset(chip.toStdString()).has_value();
@@ -78,8 +71,11 @@ int main(int argc, char* argv[])
         if (!error.isEmpty())
             return fail(QStringLiteral("--chip %1").arg(error));
     }
-    if (parser.isSet(modelOption))
-        window.openModel(QDir::current().absoluteFilePath(parser.value(modelOption)));
+    if (parser.isSet(modelOption)) {
+        const QString model = parser.value(modelOption);
+        const QString modelPath = QDir::current().absoluteFilePath(model);
+        window.openModel(QFileInfo::exists(modelPath) ? modelPath : model); // else a bundled model's name
+    }
 
     window.show();
     return app.exec();

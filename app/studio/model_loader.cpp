@@ -6,11 +6,14 @@
 #include <string>
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QStringList>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "engine/model/graph_analysis.h"
 #include "engine/model/graph_json.h"
 #include "engine/model/graph_summary.h"
+#include "engine/run/model_load.h"
 
 namespace elk::app {
 
@@ -40,35 +43,71 @@ void appendFirstProblems(QStringList& lines, const Problems& problems, Describe 
         lines << tr("… and %1 more").arg(qulonglong(problems.size() - kProblemsShown));
 }
 
-std::shared_ptr<const ModelSnapshot> loadOrThrow(const QString& path, const RunParameters& run)
+void fillLoaded(ModelSnapshot& snapshot, elk::model::Graph&& graph)
 {
-    auto snapshot = std::make_shared<ModelSnapshot>();
-    snapshot->filePath = path;
-    snapshot->run = run;
+    auto shared = std::make_shared<const elk::model::Graph>(std::move(graph));
+    snapshot.summary = elk::model::summarizeGraph(*shared);
+    snapshot.analysis = std::make_shared<const elk::model::GraphAnalysis>(elk::model::analyzeGraph(*shared));
+    snapshot.graph = std::move(shared);
+}
 
+/// An elk.graph file: its own parse and check, so the panel can say how many graph checks failed.
+void loadElkGraph(const QString& path, ModelSnapshot& snapshot)
+{
     const std::string file = path.toStdString();
-    const elk::model::GraphParseResult parsed = elk::model::loadGraphFile(file);
+    elk::model::GraphParseResult parsed = elk::model::loadGraphFile(file);
     if (!parsed.ok()) {
         QStringList lines;
         appendFirstProblems(lines, parsed.errors, [&](const elk::model::GraphParseError& error) {
             // An I/O error's location is the path itself; the rest get "FILE: location: message".
             return error.location == file ? text(toString(error)) : path + QStringLiteral(": ") + text(toString(error));
         });
-        snapshot->error = lines.join(QLatin1Char('\n'));
-        return snapshot;
+        snapshot.error = lines.join(QLatin1Char('\n'));
+        return;
     }
 
     const std::vector<elk::model::GraphError> problems = parsed.graph.validate();
     if (!problems.empty()) {
-        snapshot->validationProblemCount = int(problems.size());
+        snapshot.validationProblemCount = int(problems.size());
         QStringList lines { problems.size() == 1 ? tr("%1: the graph checks found 1 problem:").arg(path)
                                                  : tr("%1: the graph checks found %2 problems:").arg(path).arg(problems.size()) };
         appendFirstProblems(lines, problems,
                             [](const elk::model::GraphError& error) { return text(toString(error)); });
+        snapshot.error = lines.join(QLatin1Char('\n'));
+        return;
+    }
+    snapshot.description = tr("%1 (fixed shapes)").arg(path);
+    fillLoaded(snapshot, std::move(parsed.graph));
+}
+
+std::shared_ptr<const ModelSnapshot> loadOrThrow(const QString& pathOrName, const RunParameters& run)
+{
+    auto snapshot = std::make_shared<ModelSnapshot>();
+    snapshot->run = run;
+    const std::string requested = pathOrName.toStdString();
+    // A bundled model is named "bundled:NAME" whichever way it was asked for, as in a RunSpec.
+    const bool isFile = QFileInfo::exists(pathOrName);
+    const auto bundled = isFile ? std::nullopt : elk::run::bundledModelName(requested);
+    snapshot->filePath = bundled ? QString::fromStdString(std::string(elk::run::kBundledPrefix) + *bundled) : pathOrName;
+    if (isFile && pathOrName.endsWith(QLatin1String(".elk.json"))) {
+        loadElkGraph(pathOrName, *snapshot);
+        return snapshot;
+    }
+
+    // Every other format goes through the engine's loader, bound to the run's phase and sizes.
+    const bool train = run.phase == elk::run::Phase::Train;
+    const elk::run::ModelStep step { run.phase, run.batch, run.seqLen, train ? 0 : run.kvLen };
+    elk::run::ModelLoadResult loaded = elk::run::loadModel(requested, step);
+    if (!loaded.ok()) {
+        QStringList lines;
+        appendFirstProblems(lines, loaded.errors, [](const std::string& error) { return text(error); });
         snapshot->error = lines.join(QLatin1Char('\n'));
         return snapshot;
     }
-    snapshot->summary = elk::model::summarizeGraph(parsed.graph);
+    snapshot->description = text(loaded.model->description);
+    for (const std::string& warning : loaded.model->warnings)
+        snapshot->warnings << text(warning);
+    fillLoaded(*snapshot, std::move(loaded.model->graph));
     return snapshot;
 }
 

@@ -12,10 +12,13 @@
 
 namespace elk::app {
 
-/// Reads an elk.graph/1 file, validates it and summarizes it. Never throws: every failure
+/// Loads a model for the panel: a file in any format the engine reads (ONNX, einstein_v2 JSON,
+/// elk.graph JSON; run::loadModel) or a bundled model ("llama2-13b" or "bundled:llama2-13b", whose
+/// snapshot filePath is then "bundled:NAME"), with symbolic dims bound to `run`. Validates, summarizes
+/// and analyses it (the snapshot holds the graph for the op table). Never throws: every failure
 /// (unreadable file, bad JSON with line/column, field errors, graph check problems, exceptions)
 /// comes back as a snapshot whose `error` names the file and lists the first few problems.
-std::shared_ptr<const elk::widgets::ModelSnapshot> loadModelSnapshot(const QString& path,
+std::shared_ptr<const elk::widgets::ModelSnapshot> loadModelSnapshot(const QString& pathOrBundledName,
                                                                       const elk::widgets::RunParameters& run);
 
 /// Runs loadModelSnapshot() on a worker thread. A new start() replaces the running job: the old
@@ -27,7 +30,7 @@ public:
     explicit ModelLoader(QObject* parent = nullptr);
     ~ModelLoader() override;
 
-    void start(const QString& path, const elk::widgets::RunParameters& run);
+    void start(const QString& pathOrBundledName, const elk::widgets::RunParameters& run);
     bool isRunning() const { return m_watcher.isRunning(); }
 
 signals:

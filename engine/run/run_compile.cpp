@@ -45,8 +45,21 @@ namespace {
     /// An operator whose smallest plan does not fit the SRAM runs as n consecutive steps, each over
     /// 1/n of one output dimension (largest first; n divides it, so all parts are the same operator
     /// and share one search). Reduction dims are never split: that would need a partial-sum pass.
-    /// Returns n and the part's search, or nothing when no split up to 64 parts fits.
-    std::optional<std::pair<int, partition::PartitionInput>> splitToFit(const partition::PartitionInput& input,
+    struct SplitPart {
+        InputSplit split;
+        partition::PartitionInput input;
+    };
+
+    /// The part of `input` that `split` describes: dim `split.dim` cut into `split.parts` equal parts.
+    partition::PartitionInput partOf(const partition::PartitionInput& input, const InputSplit& split)
+    {
+        partition::PartitionInput part = input;
+        part.expr.dimExtents[std::size_t(split.dim)] /= split.parts;
+        return part;
+    }
+
+    /// Returns the split and the part's search, or nothing when no split up to 64 parts fits.
+    std::optional<SplitPart> splitToFit(const partition::PartitionInput& input,
         const partition::PartitionResult& failed, const partition::PartitionSettings& settings,
         const cost::TileCostModel& costModel, const cost::TransferCost& transfer, RunControl& control,
         partition::PartitionResult& partResult)
@@ -74,11 +87,11 @@ namespace {
                 const std::int64_t extent = expr.dimExtents[std::size_t(dim)];
                 if (extent % parts != 0)
                     continue;
-                partition::PartitionInput part = input;
-                part.expr.dimExtents[std::size_t(dim)] = extent / parts;
+                const InputSplit split { parts, dim };
+                partition::PartitionInput part = partOf(input, split);
                 partResult = partition::partitionOp(part, settings, costModel, transfer, control);
                 if (partResult.ok())
-                    return std::make_pair(parts, std::move(part));
+                    return SplitPart { split, std::move(part) };
                 if (control.stopRequested())
                     return std::nullopt;
             }
@@ -103,6 +116,46 @@ namespace {
         steps.reservedBytesPerCore = std::move(expanded.reservedBytesPerCore);
         steps.graphStep = std::move(expanded.graphStep);
         steps.partCount = std::move(expanded.partCount);
+    }
+
+    /// Whether cached tables can stand for the searches of `inputs` (a cache row of another engine
+    /// build or a damaged one must never reach the scheduler).
+    bool tablesFit(const std::vector<partition::PartitionInput>& inputs, const PartitionTables& tables)
+    {
+        if (tables.plans.size() != inputs.size() || (!tables.splits.empty() && tables.splits.size() != inputs.size()))
+            return false;
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            const model::TensorExpr& expr = inputs[i].expr;
+            const std::size_t dims = expr.dimExtents.size();
+            if (!tables.splits.empty()) {
+                const InputSplit& split = tables.splits[i];
+                const bool unsplit = split.parts == 1 && split.dim == -1;
+                const bool validSplit = split.parts >= 2 && split.parts <= 64 && split.dim >= 0
+                    && std::size_t(split.dim) < dims && expr.dimExtents[std::size_t(split.dim)] % split.parts == 0;
+                if (!unsplit && !validSplit)
+                    return false;
+            }
+            const partition::OpPlans& plans = tables.plans[i];
+            if (plans.table.empty() || plans.costs.size() != plans.plans.size())
+                return false;
+            for (const partition::Plan& plan : plans.plans) {
+                if (plan.spatial.size() != dims || plan.temporal.size() != dims)
+                    return false;
+                for (const auto& perOperand : plan.temporal) {
+                    if (perOperand.size() != expr.operands.size())
+                        return false;
+                }
+            }
+            for (const partition::PreloadEntry& entry : plans.table) {
+                if (entry.preloadPlan >= plans.plans.size() || entry.executePlan >= plans.plans.size())
+                    return false;
+            }
+            for (std::uint32_t index : plans.pareto) {
+                if (index >= plans.plans.size())
+                    return false;
+            }
+        }
+        return true;
     }
 
     /// Links through which HBM data enters a 2D mesh, whole part, as the simulator routes it: one
@@ -152,6 +205,16 @@ std::string partitionKey(const RunSpec& spec)
 
 CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads)
 {
+    return compileModel(spec, control, threads, nullptr);
+}
+
+PartitionTables partitionTablesOf(const CompiledModel& compiled)
+{
+    return PartitionTables { compiled.plans, compiled.splits };
+}
+
+CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads, const PartitionTables* cached)
+{
     CompileResult result;
     auto start = std::chrono::steady_clock::now();
     control.progress(0, 1, "import");
@@ -189,6 +252,27 @@ CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads
     settings.training = spec.phase == Phase::Train;
 
     const auto& inputs = compiled->steps.distinctInputs;
+    if (cached != nullptr && tablesFit(inputs, *cached)) {
+        std::vector<int> partsOfInput(inputs.size(), 1);
+        bool anySplit = false;
+        compiled->splits.assign(inputs.size(), InputSplit {});
+        for (std::size_t i = 0; i < cached->splits.size(); ++i) {
+            const InputSplit& split = cached->splits[i];
+            if (split.parts == 1)
+                continue;
+            compiled->steps.distinctInputs[i] = partOf(inputs[i], split);
+            compiled->splits[i] = split;
+            partsOfInput[i] = split.parts;
+            anySplit = true;
+        }
+        if (anySplit)
+            expandSplitSteps(compiled->steps, partsOfInput);
+        compiled->plans = cached->plans;
+        result.timings.partitionSeconds = secondsSince(start);
+        result.fromCache = true;
+        result.compiled = std::move(compiled);
+        return result;
+    }
     std::vector<partition::PartitionResult> searched(inputs.size());
     // Largest searches first so that threads finish together; the order of results is by index.
     std::vector<std::size_t> queue(inputs.size());
@@ -222,13 +306,15 @@ CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads
     // Operators too large for the SRAM are split over one output dim; the rest that fit no plan are named.
     std::vector<int> partsOfInput(inputs.size(), 1);
     bool anySplit = false;
+    compiled->splits.assign(inputs.size(), InputSplit {});
     for (std::size_t i = 0; i < searched.size(); ++i) {
         if (searched[i].ok() || searched[i].smallestBytesPerCore <= 0)
             continue;
         partition::PartitionResult partResult;
         if (auto split = splitToFit(inputs[i], searched[i], settings, *costModel.model, transfer, shared, partResult)) {
-            partsOfInput[i] = split->first;
-            compiled->steps.distinctInputs[i] = std::move(split->second);
+            partsOfInput[i] = split->split.parts;
+            compiled->splits[i] = split->split;
+            compiled->steps.distinctInputs[i] = std::move(split->input);
             searched[i] = std::move(partResult);
             anySplit = true;
         }
@@ -310,7 +396,83 @@ schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, cons
     return problem;
 }
 
+namespace {
+
+    /// Schedules and simulates one design. Reads only `problem` and `spec`, so designs may run on
+    /// several threads at once.
+    DesignRun runDesign(const schedule::ScheduleProblem& problem, const RunSpec& spec, const std::string& name,
+        double linkBytesPerCycle, RunControl& control)
+    {
+        DesignRun run;
+        run.design = *schedule::designFromString(name);
+        const auto designStart = std::chrono::steady_clock::now();
+        schedule::ScheduleResult scheduled = schedule::scheduleDesign(problem, run.design, control);
+        run.seconds = secondsSince(designStart);
+        if (control.stopRequested())
+            return run;
+        if (scheduled.ok()) {
+            run.metrics = schedule::scheduleMetrics(problem, *scheduled.schedule, linkBytesPerCycle);
+            run.schedule = std::move(scheduled.schedule);
+        } else {
+            run.error = scheduled.error;
+        }
+        if (run.schedule) {
+            control.progress(0, 1, "simulate " + name);
+            const auto simStart = std::chrono::steady_clock::now();
+            sim::SimOptions options;
+            options.contention = run.design != schedule::Design::Ideal;
+            const schedule::Program program = schedule::lowerProgram(problem, *run.schedule);
+            sim::SimRunResult simulated = sim::simulate(spec.chip, problem, program, options, control);
+            run.simulateSeconds = secondsSince(simStart);
+            if (control.stopRequested())
+                return run;
+            if (simulated.ok())
+                run.simulated = std::move(simulated.result);
+            else
+                run.error = "simulation: " + simulated.error;
+        }
+        return run;
+    }
+
+    /// Forwards stop requests and serialises progress from designs running at once. As in a serial
+    /// run, "schedule NAME" counts the designs started before it and "simulate NAME" the designs
+    /// simulating including it; other stages (elk-full orders) pass through.
+    class DesignControl final : public RunControl {
+    public:
+        DesignControl(RunControl& outer, std::int64_t total)
+            : m_outer(outer)
+            , m_total(total)
+        {
+        }
+        bool stopRequested() const override { return m_outer.stopRequested(); }
+        void progress(std::int64_t done, std::int64_t total, std::string_view stage) override
+        {
+            const std::lock_guard lock(m_mutex);
+            if (stage.substr(0, 9) == "schedule ")
+                m_outer.progress(m_scheduled++, m_total, stage);
+            else if (stage.substr(0, 9) == "simulate ")
+                m_outer.progress(++m_simulated, m_total, stage);
+            else
+                m_outer.progress(done, total, stage);
+        }
+
+    private:
+        RunControl& m_outer;
+        std::mutex m_mutex;
+        std::int64_t m_total;
+        std::int64_t m_scheduled = 0;
+        std::int64_t m_simulated = 0;
+    };
+
+} // namespace
+
 RunResult scheduleRun(std::shared_ptr<const CompiledModel> compiled, const RunSpec& spec, RunControl& control)
+{
+    return scheduleRun(std::move(compiled), spec, control, 1);
+}
+
+RunResult scheduleRun(
+    std::shared_ptr<const CompiledModel> compiled, const RunSpec& spec, RunControl& control, int threads)
 {
     RunResult result;
     result.spec = spec;
@@ -322,45 +484,35 @@ RunResult scheduleRun(std::shared_ptr<const CompiledModel> compiled, const RunSp
     }
     result.problem = scheduleProblemFor(*compiled, spec);
     const double linkBytesPerCycle = cost::TransferCost::fromChip(spec.chip).linkBytesPerCycle;
-    std::int64_t done = 0;
-    for (const std::string& name : spec.designs) {
-        DesignRun run;
-        run.design = *schedule::designFromString(name);
-        control.progress(done++, std::int64_t(spec.designs.size()), "schedule " + name);
-        const auto designStart = std::chrono::steady_clock::now();
-        schedule::ScheduleResult scheduled = schedule::scheduleDesign(result.problem, run.design, control);
-        run.seconds = secondsSince(designStart);
-        if (control.stopRequested()) {
-            result.status = RunStatus::Stopped;
-            return result;
+    const std::size_t count = spec.designs.size();
+    std::vector<std::optional<DesignRun>> runs(count);
+    DesignControl shared(control, std::int64_t(count));
+    std::atomic<std::size_t> next { 0 };
+    auto work = [&] {
+        for (std::size_t d = next++; d < count && !control.stopRequested(); d = next++) {
+            shared.progress(0, 1, "schedule " + spec.designs[d]);
+            DesignRun run = runDesign(result.problem, spec, spec.designs[d], linkBytesPerCycle, shared);
+            if (!control.stopRequested())
+                runs[d] = std::move(run);
         }
-        if (scheduled.ok()) {
-            run.metrics = schedule::scheduleMetrics(result.problem, *scheduled.schedule, linkBytesPerCycle);
-            run.schedule = std::move(scheduled.schedule);
-        } else {
-            run.error = scheduled.error;
-        }
-        result.timings.scheduleSeconds += run.seconds;
-        if (run.schedule) {
-            control.progress(done, std::int64_t(spec.designs.size()), "simulate " + name);
-            const auto simStart = std::chrono::steady_clock::now();
-            sim::SimOptions options;
-            options.contention = run.design != schedule::Design::Ideal;
-            const schedule::Program program = schedule::lowerProgram(result.problem, *run.schedule);
-            sim::SimRunResult simulated = sim::simulate(spec.chip, result.problem, program, options, control);
-            run.simulateSeconds = secondsSince(simStart);
-            result.timings.simulateSeconds += run.simulateSeconds;
-            if (control.stopRequested()) {
-                result.status = RunStatus::Stopped;
-                return result;
-            }
-            if (simulated.ok())
-                run.simulated = std::move(simulated.result);
-            else
-                run.error = "simulation: " + simulated.error;
-        }
-        result.designs.push_back(std::move(run));
+    };
+    const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
+    const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, std::max(1, int(count)));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threadCount; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& thread : pool)
+        thread.join();
+    for (std::optional<DesignRun>& run : runs) {
+        if (!run)
+            continue;
+        result.timings.scheduleSeconds += run->seconds;
+        result.timings.simulateSeconds += run->simulateSeconds;
+        result.designs.push_back(std::move(*run));
     }
+    if (control.stopRequested() || result.designs.size() != count)
+        result.status = RunStatus::Stopped;
     return result;
 }
 

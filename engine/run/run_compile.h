@@ -26,6 +26,21 @@ struct StageTimings {
     double simulateSeconds = 0;
 };
 
+/// How compileModel split one distinct operator too large for the SRAM: `parts` equal parts over loop
+/// dim `dim` (parts 1, dim -1: not split). Kept with cached partition tables, since they are searches
+/// of the parts.
+struct InputSplit {
+    int parts = 1;
+    int dim = -1;
+    bool operator==(const InputSplit&) const = default;
+};
+
+/// Partition tables as a cache keeps them: enough to rebuild a CompiledModel without searching.
+struct PartitionTables {
+    std::vector<partition::OpPlans> plans; ///< by StepInputs::distinctInputs
+    std::vector<InputSplit> splits; ///< by StepInputs::distinctInputs; empty: nothing split
+};
+
 /// Everything a run computes before any design decides: the graph, its analysis, the per-step
 /// partition inputs and every distinct partition search. It depends on the model, the step and the
 /// chip's cores, SRAM, interconnect and tile cost — not on HBM bandwidth or the preload knobs — so a
@@ -35,6 +50,7 @@ struct CompiledModel {
     model::GraphAnalysis analysis;
     StepInputs steps;
     std::vector<partition::OpPlans> plans; ///< by StepInputs::distinctInputs
+    std::vector<InputSplit> splits; ///< by StepInputs::distinctInputs
     std::string costModel; ///< name and version of the tile cost model
     std::string partitionKey; ///< partitionKey() of the spec it was compiled for
 };
@@ -44,12 +60,20 @@ struct CompileResult {
     std::vector<std::string> errors; ///< import errors, or every operator that fits no plan
     RunStatus status = RunStatus::Completed;
     StageTimings timings; ///< import and partition
+    bool fromCache = false; ///< the partition tables were the `cached` ones (no search)
     bool ok() const { return compiled != nullptr; }
 };
 
 /// Imports, analyses and partitions. Partition searches of distinct operators run on up to
 /// `threads` threads (0: one per hardware thread); results do not depend on the thread count.
 CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads = 0);
+/// The same with partition tables from a cache (compiled for partitionKey(spec)): no search. Tables
+/// that do not fit the model (count, split dims, plan ranks) are ignored and searched again
+/// (CompileResult::fromCache false). `cached` null: search.
+CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads, const PartitionTables* cached);
+
+/// The tables of a compiled model, for a cache.
+PartitionTables partitionTablesOf(const CompiledModel& compiled);
 
 /// SHA-256 of what partition tables depend on: model hash and step, cores, SRAM, clock, interconnect,
 /// inter-chip overhead and the tile cost model (not HBM, not the run options, not the designs).
@@ -85,6 +109,10 @@ schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, cons
 /// Runs every design of `spec` on an already compiled model (reusing its partition tables). An error
 /// when the spec needs other partition tables (partitionKey differs).
 RunResult scheduleRun(std::shared_ptr<const CompiledModel> compiled, const RunSpec& spec, RunControl& control);
+/// The same with the designs scheduled and simulated on up to `threads` threads (0: one per hardware
+/// thread); results are identical to the serial run. Stage timings are then summed over threads.
+RunResult scheduleRun(
+    std::shared_ptr<const CompiledModel> compiled, const RunSpec& spec, RunControl& control, int threads);
 
 /// compileModel + scheduleRun.
 RunResult executeRun(const RunSpec& spec, RunControl& control, int threads = 0);

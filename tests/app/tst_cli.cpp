@@ -90,6 +90,10 @@ private slots:
         writeFile(u"ws-broken-model.json"_s,
             "{\"schema\": \"elk.workspace/1\", \"model\": \"broken.elk.json\", \"chip\": \"ipu-mk2-hbm\"}");
         writeFile(u"broken.elk.json"_s, "{\"schema\": \"elk.graph/1\",\n  \"ops\": [\n");
+        writeFile(u"ws-bundled.elkproj"_s,
+            "{\"schema\": \"elk.workspace/2\", \"model\": {\"bundled\": \"llama2-13b\"}, "
+            "\"chip\": {\"preset\": \"teaching-mesh-4x4\"}, \"compareChip\": {\"preset\": \"ipu-pod4-hbm\"}, "
+            "\"run\": {\"batch\": 2, \"kvLen\": 64}}");
         writeFile(u"model.txt"_s, "not a model\n");
         // NNFusion einstein_v2: a Dot of the batch placeholder 99 by a weight, then exp.
         writeFile(u"tiny-einstein.json"_s,
@@ -223,6 +227,15 @@ private slots:
             << QStringList { u"workspace"_s, defaultWorkspace } << 0 << u"18 ops, 12 distinct expressions"_s;
         QTest::addRow("workspace: default chip") << QStringList { u"workspace"_s, defaultWorkspace } << 0
                                                  << u"Chip: ipu-pod4-hbm: 4 × 1472 cores"_s;
+        const QString defaultElkproj = QStringLiteral(ELK_SOURCE_DIR "/resources/workspaces/default.elkproj");
+        QTest::addRow("workspace: the bundled default, v2")
+            << QStringList { u"workspace"_s, defaultElkproj } << 0 << u"18 ops, 12 distinct expressions"_s;
+        QTest::addRow("workspace: v2 with a bundled model")
+            << QStringList { u"workspace"_s, u"ws-bundled.elkproj"_s } << 0
+            << u"Model: bundled:llama2-13b\n  name: llama2-13b"_s;
+        QTest::addRow("workspace: v2 binds the run to the model")
+            << QStringList { u"workspace"_s, u"ws-bundled.elkproj"_s } << 0
+            << u"Compare against: ipu-pod4-hbm\nRun: decode, batch 2, seq 1, KV length 64"_s;
         QTest::addRow("workspace: no file") << QStringList { u"workspace"_s } << 2 << u"expected exactly one"_s;
         QTest::addRow("workspace: missing workspace")
             << QStringList { u"workspace"_s, u"absent.json"_s } << 2 << u"absent.json: /: "_s;

@@ -53,9 +53,14 @@ bool panelShows(const MainWindow& window, const char* name)
 class TestMainWindow : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_cache;
+
 private slots:
     void initTestCase()
     {
+        // Opening a workspace runs it: through a cache of this test's own, never the user's.
+        QVERIFY(m_cache.isValid());
+        qputenv("ELK_CACHE_DIR", m_cache.path().toLocal8Bit());
         // Never read or write the user's saved window state.
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("Elk Studio Tests"));

@@ -3,13 +3,18 @@
 // Loading a model for the panel: every failure becomes an error text naming file and location (never
 // an exception), a replaced background load never delivers, and workspace errors and run defaults
 // read as the user wrote them.
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "app/studio/model_loader.h"
 #include "app/studio/studio_workspace.h"
+#include "widgets/model/model_pane.h"
+#include "widgets/model/op_table_model.h"
 
 using elk::app::loadModelSnapshot;
 using elk::widgets::ModelSnapshot;
@@ -201,7 +206,113 @@ private slots:
         QCOMPARE(elk::app::runParametersOf(request).batch, 3);
         QCOMPARE(elk::app::runParametersOf(request).kvLen, 7);
     }
+
+    void loadsEveryFormatThroughTheEngine_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("filePath");
+        QTest::addColumn<QString>("description");
+        QTest::addColumn<int>("layers");
+        QTest::addRow("bundled by name") << QStringLiteral("llama2-13b") << QStringLiteral("bundled:llama2-13b")
+                                         << QStringLiteral("bundled Llama-2-13B, decode, batch 2") << 40;
+        QTest::addRow("bundled: prefix") << QStringLiteral("bundled:opt-30b") << QStringLiteral("bundled:opt-30b")
+                                         << QStringLiteral("bundled OPT-30B, decode, batch 2") << 48;
+        const QString onnx = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-decode.onnx");
+        QTest::addRow("ONNX file") << onnx << onnx << QStringLiteral("llama2-13b-decode.onnx, decode, batch 2") << 40;
+        const QString einstein = QStringLiteral(ELK_TEST_DATA_DIR "/einstein/matmul_chain.json");
+        QTest::addRow("einstein_v2 JSON") << einstein << einstein << QStringLiteral("einstein_v2, decode, batch 2") << -1;
+    }
+    void loadsEveryFormatThroughTheEngine()
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, filePath);
+        QFETCH(QString, description);
+        QFETCH(int, layers);
+        RunParameters run;
+        run.batch = 2;
+        run.kvLen = 64;
+        const auto snapshot = loadModelSnapshot(model, run);
+        QVERIFY2(snapshot->ok(), qPrintable(snapshot->error));
+        QCOMPARE(snapshot->filePath, filePath);
+        QVERIFY2(snapshot->description.contains(description), qPrintable(snapshot->description));
+        QVERIFY(snapshot->graph);
+        QVERIFY(snapshot->analysis);
+        QCOMPARE(qsizetype(snapshot->graph->ops().size()), qsizetype(snapshot->summary.opCount));
+        QCOMPARE(snapshot->analysis->order.size(), snapshot->graph->ops().size());
+        if (layers > 0)
+            QCOMPARE(snapshot->analysis->layers.layerCount, layers);
+    }
+
+    void runParametersBindTheDims()
+    {
+        RunParameters small;
+        small.kvLen = 128;
+        RunParameters large = small;
+        large.batch = 4;
+        const auto one = loadModelSnapshot(QStringLiteral("llama2-13b"), small);
+        const auto four = loadModelSnapshot(QStringLiteral("llama2-13b"), large);
+        QVERIFY2(one->ok() && four->ok(), qPrintable(one->error + four->error));
+        QCOMPARE(four->summary.bytesOf(elk::model::TensorRole::Weight), one->summary.bytesOf(elk::model::TensorRole::Weight));
+        QCOMPARE(four->summary.bytesOf(elk::model::TensorRole::KvCache), 4 * one->summary.bytesOf(elk::model::TensorRole::KvCache));
+        QVERIFY(four->summary.flops > 3 * one->summary.flops);
+    }
+
+    void engineErrorsNameTheModel_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("phase");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("unknown bundled name") << QStringLiteral("llama9") << int(elk::run::Phase::Decode)
+                                              << QStringLiteral("llama9: no such file, and not a bundled model (llama2-13b");
+        QTest::addRow("a phase the model lacks") << QStringLiteral("dit-xl") << int(elk::run::Phase::Decode)
+                                                 << QStringLiteral("dit-xl: has no decode phase");
+        QTest::addRow("einstein syntax error names the file")
+            << QStringLiteral(ELK_TEST_DATA_DIR "/einstein/broken_syntax.json") << int(elk::run::Phase::Decode)
+            << QStringLiteral("broken_syntax.json: ");
+        QTest::addRow("einstein cannot train") << QStringLiteral(ELK_TEST_DATA_DIR "/einstein/matmul_chain.json")
+                                               << int(elk::run::Phase::Train)
+                                               << QStringLiteral("a training step needs an ONNX or bundled model");
+        QTest::addRow("not an ONNX file") << QStringLiteral(ELK_SOURCE_DIR "/README.md") << int(elk::run::Phase::Decode)
+                                          << QStringLiteral("README.md: unknown model format");
+    }
+    void engineErrorsNameTheModel()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, phase);
+        QFETCH(QString, expected);
+        RunParameters run;
+        run.phase = elk::run::Phase(phase);
+        run.seqLen = 16;
+        run.kvLen = phase == int(elk::run::Phase::Train) ? 0 : 16;
+        const auto snapshot = loadModelSnapshot(model, run);
+        QVERIFY(!snapshot->ok());
+        QVERIFY2(snapshot->error.contains(expected), qPrintable(snapshot->error));
+        QVERIFY(!snapshot->graph);
+    }
+
+    void bundledModelFillsThePane()
+    {
+        RunParameters run;
+        run.batch = 32;
+        const auto snapshot = loadModelSnapshot(QStringLiteral("llama2-13b"), run);
+        QVERIFY2(snapshot->ok(), qPrintable(snapshot->error));
+        elk::widgets::ModelPane pane;
+        pane.setRunParameters(run);
+        pane.resize(600, 900);
+        pane.setSnapshot(snapshot);
+        QCOMPARE(pane.opProxyModel()->rowCount(), int(snapshot->graph->ops().size()));
+        const QModelIndex lastLayer = pane.opTableModel()->index(pane.opTableModel()->rowCount() / 2,
+                                                                  elk::widgets::OpTableModel::LayerColumn);
+        QVERIFY(lastLayer.data().toString().toInt() > 0); // the middle op sits in a repeated layer
+        pane.selectOp(900); // deep in the model: the table scrolls there
+        QCOMPARE(pane.findChild<QTableView*>(QStringLiteral("opTable"))->currentIndex().row(), 900);
+        if (const QString folder = qEnvironmentVariable("ELK_SCREENSHOT_DIR"); !folder.isEmpty()) {
+            pane.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&pane));
+            QVERIFY(pane.grab().save(QDir(folder).filePath(QStringLiteral("model_pane_llama2-13b.png"))));
+        }
+    }
 };
 
-QTEST_GUILESS_MAIN(TestModelLoader)
+QTEST_MAIN(TestModelLoader) // the pane test needs a QApplication
 #include "tst_model_loader.moc"

@@ -3,9 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <QString>
+#include <QStringList>
 
+#include "engine/model/graph.h"
+#include "engine/model/graph_analysis.h"
 #include "engine/model/graph_summary.h"
 #include "engine/run/run_spec.h"
 
@@ -17,18 +21,29 @@ struct RunParameters {
     std::int64_t batch = 1;
     std::int64_t seqLen = 1;
     std::int64_t kvLen = 2048;
+    bool operator==(const RunParameters&) const = default;
 };
 
 /// What the model panel shows: one loaded model, or why it could not be loaded.
 /// Built once (on a worker thread) and shared read-only.
 struct ModelSnapshot {
+    /// The model as asked for: a file path, or "bundled:NAME" for a bundled model.
     QString filePath;
     /// Empty when the model loaded and validated; else the reason, one problem per line.
     QString error;
     /// Graph::validate() problems; when non-zero, `error` lists the first few.
     int validationProblemCount = 0;
     elk::model::GraphSummary summary; ///< meaningful only when ok()
-    RunParameters run;
+    RunParameters run; ///< what the model's symbolic dims were bound to (an elk.graph file has fixed shapes)
+    /// The loaded graph and its analysis (execution order, layers); null unless ok().
+    std::shared_ptr<const elk::model::Graph> graph;
+    std::shared_ptr<const elk::model::GraphAnalysis> analysis;
+    /// "bundled Llama-2-13B, decode, batch 32, ..." or the path and step.
+    QString description;
+    /// Importer warnings ("FILE: location: message"); the model loaded anyway.
+    QStringList warnings;
+
+    bool isBundled() const { return filePath.startsWith(QLatin1String("bundled:")); }
 
     bool ok() const { return error.isEmpty(); }
 };

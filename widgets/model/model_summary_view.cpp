@@ -136,7 +136,8 @@ void ModelSummaryView::setSummary(std::shared_ptr<const ModelSnapshot> snapshot)
     m_snapshot = std::move(snapshot);
     if (!m_snapshot) {
         m_title->setText(tr("No model loaded"));
-        m_file->setText(tr("Open an elk.graph model with File → Open model…"));
+        m_file->setText(tr("Open a model with File → Open model… (ONNX, einstein JSON, elk.graph), "
+                           "drop a model file here, or pick a bundled model."));
         m_file->setToolTip({});
         m_error->hide();
         m_details->hide();
@@ -145,9 +146,9 @@ void ModelSummaryView::setSummary(std::shared_ptr<const ModelSnapshot> snapshot)
         return;
     }
     const ModelSnapshot& shown = *m_snapshot;
-    showFile(shown.filePath);
+    showFile(shown.filePath, shown.description);
     showRun(shown.run);
-    m_runBox->show();
+    m_runBox->setVisible(m_runVisible);
     if (!shown.ok()) {
         m_title->setText(tr("Model not loaded"));
         m_error->setText(shown.error); // word wrap breaks long paths after their slashes
@@ -167,10 +168,17 @@ void ModelSummaryView::showLoading(const QString& filePath)
 {
     m_snapshot.reset();
     m_title->setText(tr("Loading model…"));
-    showFile(filePath);
+    showFile(filePath, {});
     m_error->hide();
     m_details->hide();
     m_runBox->hide();
+    fitWidth();
+}
+
+void ModelSummaryView::setRunVisible(bool visible)
+{
+    m_runVisible = visible;
+    m_runBox->setVisible(visible && m_snapshot);
     fitWidth();
 }
 
@@ -183,10 +191,12 @@ void ModelSummaryView::fitWidth()
     m_scroll->setMinimumWidth(std::max(floor, needed));
 }
 
-void ModelSummaryView::showFile(const QString& filePath)
+void ModelSummaryView::showFile(const QString& filePath, const QString& description)
 {
-    m_file->setText(QFileInfo(filePath).fileName());
-    m_file->setToolTip(filePath);
+    // A bundled model has no file: what it was built for says more ("bundled Llama-2-13B, decode, batch 32, ...").
+    const bool bundled = filePath.startsWith(QLatin1String("bundled:"));
+    m_file->setText(bundled && !description.isEmpty() ? description : QFileInfo(filePath).fileName());
+    m_file->setToolTip(description.isEmpty() || bundled ? filePath : filePath + QLatin1Char('\n') + description);
 }
 
 void ModelSummaryView::showFigures(const ModelSnapshot& snapshot)

@@ -34,12 +34,15 @@ public:
     /// Shown in place of the figures while a model is being read (the old figures would mislead).
     void showLoading(const QString& filePath);
 
+    /// Whether the "Run (workspace)" box shows; a pane that edits the run parameters hides it.
+    void setRunVisible(bool visible);
+
 private:
     QLabel* addValue(QFormLayout* form, const QString& label, const char* objectName, const QString& toolTip);
     void showFigures(const ModelSnapshot& snapshot);
     void showRun(const RunParameters& run);
     void showOpsPerKind(const elk::model::GraphSummary& summary);
-    void showFile(const QString& filePath);
+    void showFile(const QString& filePath, const QString& description);
     void fitWidth();
 
     std::shared_ptr<const ModelSnapshot> m_snapshot;
@@ -49,6 +52,7 @@ private:
     QLabel* m_error = nullptr;
     QWidget* m_details = nullptr;
     QWidget* m_runBox = nullptr;
+    bool m_runVisible = true;
     QLabel* m_opCount = nullptr;
     QLabel* m_distinctExpressions = nullptr;
     QLabel* m_tensorCount = nullptr;

@@ -3,7 +3,9 @@
 #include "widgets/model/quantity_format.h"
 
 #include <array>
+#include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 
 namespace elk::widgets {
 
@@ -28,6 +30,35 @@ QString formatFlops(std::int64_t flops)
     if (flops != 0 && std::abs(giga) < 0.01)
         return QStringLiteral("%1 MFLOP").arg(double(flops) / 1e6, 0, 'f', 3);
     return QStringLiteral("%1 GFLOP").arg(giga, 0, 'f', 2);
+}
+
+namespace {
+
+/// `value` scaled by `base` until below 999.5 (so rounding never shows "1000"), with 3 significant digits.
+QString threeDigits(std::int64_t value, double base, const char* unit, std::initializer_list<const char*> prefixedUnits)
+{
+    if (std::llabs(value) < std::int64_t(base))
+        return QStringLiteral("%1 %2").arg(value).arg(QLatin1String(unit));
+    double scaled = double(value) / base;
+    const char* const* prefixed = prefixedUnits.begin();
+    while (std::abs(scaled) >= 999.5 && prefixed + 1 < prefixedUnits.end()) {
+        scaled /= base;
+        ++prefixed;
+    }
+    const int decimals = std::abs(scaled) >= 99.95 ? 0 : std::abs(scaled) >= 9.995 ? 1 : 2;
+    return QStringLiteral("%1 %2").arg(scaled, 0, 'f', decimals).arg(QLatin1String(*prefixed));
+}
+
+} // namespace
+
+QString formatOpFlops(std::int64_t flops)
+{
+    return threeDigits(flops, 1000.0, "FLOP", { "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP" });
+}
+
+QString formatOpBytes(std::int64_t bytes)
+{
+    return threeDigits(bytes, 1024.0, "B", { "KiB", "MiB", "GiB", "TiB", "PiB" });
 }
 
 QString formatCount(std::int64_t count)

@@ -1,0 +1,190 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// elk sweep MODEL --chip PRESET|FILE --vary field=start:stop:step [--vary ...] [--preset NAME]
+//           [run options as for elk run] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QTextStream>
+
+#include "app/cli/cli_commands.h"
+#include "app/cli/cli_internal.h"
+#include "app/cli/cli_run_request.h"
+#include "engine/run/sweep.h"
+#include "engine/store/result_store.h"
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace elk::app::cli {
+
+namespace {
+
+    QString presetList()
+    {
+        QStringList names;
+        for (const run::SweepPreset& preset : run::sweepPresets())
+            names << QString::fromStdString(preset.name);
+        return names.join(u", "_s);
+    }
+
+    const run::SweepPreset* findPreset(const QString& name)
+    {
+        for (const run::SweepPreset& preset : run::sweepPresets()) {
+            if (QString::fromStdString(preset.name) == name)
+                return &preset;
+        }
+        return nullptr;
+    }
+
+} // namespace
+
+int runSweep(const QStringList& args, Io io)
+{
+    const QString command = args.value(0);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Runs a model over a grid of chip variants (one or more --vary axes; the first varies slowest) with "
+        "every selected design and writes one CSV row per point and design: the axis values, design, "
+        "latency_ms (simulated), from_cache, error. Points run in parallel and are served from the result "
+        "cache when repeated; points sharing partition tables search them once."_s);
+    parser.addPositionalArgument(u"MODEL"_s,
+        u"A model file (.onnx, .elk.json, einstein_v2 .json) or a bundled model: llama2-13b, llama2-70b, "
+        "opt-30b, gemma2-27b, dit-xl."_s);
+    const RunRequestOptions runOptions(SeqMeaning::Context);
+    runOptions.addTo(parser);
+    const QCommandLineOption vary(u"vary"_s,
+        u"A chip field and its values: field=start:stop:step (stop included when on the grid) or "
+        "field=a,b,c (e.g. interconnect.topology=all-to-all,mesh2d). Repeatable: one axis each."_s,
+        u"field=values"_s);
+    const QCommandLineOption preset(u"preset"_s, u"A named study adding its axes: %1."_s.arg(presetList()), u"NAME"_s);
+    const QCommandLineOption csv(u"csv"_s, u"Write the CSV to OUT ('-' for stdout). Required."_s, u"OUT"_s);
+    const QCommandLineOption cache(u"cache"_s,
+        u"The result cache file (default: $ELK_CACHE_DIR, $XDG_CACHE_HOME/elk-studio or "
+        "~/.cache/elk-studio, then results.sqlite)."_s,
+        u"PATH"_s);
+    const QCommandLineOption noCache(u"no-cache"_s, u"Neither read nor write the result cache."_s);
+    const QCommandLineOption threadsOption(u"threads"_s, u"Points run at once (default 0: all cores)."_s, u"N"_s);
+    parser.addOptions({ vary, preset, csv, cache, noCache, threadsOption });
+    int exitCode = 0;
+    if (!parseOrExplain(parser, args, command, io, exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return usageError(command, positional.isEmpty() ? u"no MODEL given"_s : u"expected exactly one MODEL"_s, io);
+    if (!parser.isSet(runOptions.chip()))
+        return usageError(command, u"--chip PRESET|FILE is required"_s, io);
+    if (!parser.isSet(csv))
+        return usageError(command, u"--csv OUT|- is required"_s, io);
+    if (!parser.isSet(vary) && !parser.isSet(preset))
+        return usageError(command, u"nothing to vary: give --vary field=start:stop:step or --preset NAME"_s, io);
+    if (parser.isSet(cache) && parser.isSet(noCache))
+        return usageError(command, u"--cache and --no-cache exclude each other"_s, io);
+
+    QStringList problems;
+    QStringList varyTexts;
+    for (const QString& name : parser.values(preset)) {
+        if (const run::SweepPreset* found = findPreset(name)) {
+            for (const std::string& text : found->varySpecs)
+                varyTexts << QString::fromStdString(text);
+        } else {
+            problems << u"--preset: '%1' is not one of %2"_s.arg(name, presetList());
+        }
+    }
+    varyTexts << parser.values(vary);
+    std::vector<run::SweepAxis> axes;
+    for (const QString& text : varyTexts) {
+        const run::SweepAxisParse parsed = run::parseSweepAxis(text.toStdString());
+        if (!parsed.ok()) {
+            problems << QString::fromStdString(parsed.error);
+            continue;
+        }
+        for (const run::SweepAxis& axis : axes) {
+            if (axis.field == parsed.axis.field)
+                problems << u"--vary: %1 is varied twice"_s.arg(QString::fromStdString(axis.field));
+        }
+        axes.push_back(parsed.axis);
+    }
+    int threads = 0;
+    if (parser.isSet(threadsOption)) {
+        bool ok = false;
+        threads = parser.value(threadsOption).toInt(&ok);
+        if (!ok || threads < 0)
+            problems << u"--threads: '%1' is not an integer ≥ 0"_s.arg(parser.value(threadsOption));
+    }
+    run::RunRequest request = runOptions.read(parser, problems);
+    request.modelPath = positional.first().toStdString();
+    for (const QString& problem : problems)
+        io.err << command << ": " << problem << "\n";
+    if (!problems.isEmpty())
+        return int(ExitCode::BadInput);
+    // The base (without the axes) must resolve: a bad model, chip or option is no sweep.
+    const run::RunSpecResult base = run::resolveRunSpec(request);
+    for (const chip::FieldError& error : base.errors)
+        io.err << command << ": " << QString::fromStdString(error.field) << ": "
+               << QString::fromStdString(error.message) << "\n";
+    if (!base.ok())
+        return int(ExitCode::BadInput);
+    if (request.designs.empty())
+        request.designs = base.spec.designs;
+
+    std::unique_ptr<store::ResultStore> resultStore;
+    QString cachePath;
+    if (!parser.isSet(noCache)) {
+        const std::string path
+            = parser.isSet(cache) ? parser.value(cache).toStdString() : store::ResultStore::defaultPath();
+        store::OpenResult opened = store::ResultStore::open(path);
+        if (!opened.message.empty())
+            io.err << command << ": " << QString::fromStdString(opened.message) << "\n";
+        if (opened.store) {
+            resultStore = std::move(opened.store);
+            cachePath = QString::fromStdString(path);
+        } else {
+            io.err << command << ": " << QString::fromStdString(opened.error) << "; running without the cache\n";
+        }
+    }
+
+    const auto start = std::chrono::steady_clock::now();
+    NullRunControl control;
+    const run::SweepResult result = run::runSweep(request, axes, resultStore.get(), control, threads);
+    const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    int fromCache = 0;
+    int failed = 0;
+    QString firstError;
+    for (const run::SweepPoint& point : result.points) {
+        fromCache += point.fromCache ? 1 : 0;
+        if (point.error.empty())
+            continue;
+        ++failed;
+        if (firstError.isEmpty())
+            firstError = QString::fromStdString(point.error);
+    }
+    const std::string text = run::sweepCsv(result);
+    const bool toStdout = parser.value(csv) == u"-"_s;
+    if (toStdout) {
+        io.out << QString::fromStdString(text);
+    } else {
+        QFile file(parser.value(csv));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            || file.write(text.data(), qint64(text.size())) != qint64(text.size())) {
+            io.err << command << ": cannot write " << parser.value(csv) << ": " << file.errorString() << "\n";
+            return int(ExitCode::BadInput);
+        }
+    }
+    QTextStream& summary = toStdout ? io.err : io.out;
+    summary << "sweep: " << result.points.size() << " points × " << result.designs.size() << " designs, " << fromCache
+            << " from the cache, " << failed << " failed; " << numberText(wallSeconds, 3) << " s wall"
+            << (cachePath.isEmpty() ? u" (no cache)"_s : u"; cache "_s + cachePath) << "\n";
+    if (failed > 0)
+        io.err << command << ": " << failed << " of " << result.points.size() << " points failed; first: " << firstError
+               << "\n";
+    // Like elk run: a model that fits no variant (or variants that are no valid chip) is bad input.
+    if (!result.points.empty() && failed == int(result.points.size()))
+        return int(ExitCode::BadInput);
+    return int(ExitCode::Ok);
+}
+
+} // namespace elk::app::cli

@@ -1,0 +1,60 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/figure/figure_views.h"
+
+#include "widgets/classroom/classroom_view.h"
+#include "widgets/plots/designs_view.h"
+#include "widgets/plots/pareto_view.h"
+#include "widgets/plots/sweep_view.h"
+#include "widgets/timeline/bandwidth_view.h"
+#include "widgets/timeline/gantt_view.h"
+#include "widgets/timeline/link_heatmap_view.h"
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace elk::app {
+
+QStringList figureKinds()
+{
+    return { u"designs"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s };
+}
+
+std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
+{
+    std::unique_ptr<widgets::PlotView> view;
+    if (kind == u"designs"_s)
+        view = std::make_unique<widgets::DesignsView>();
+    else if (kind == u"pareto"_s)
+        view = std::make_unique<widgets::ParetoView>();
+    else if (kind == u"gantt"_s)
+        view = std::make_unique<widgets::GanttView>();
+    else if (kind == u"bandwidth"_s)
+        view = std::make_unique<widgets::BandwidthView>();
+    else if (kind == u"heatmap"_s)
+        view = std::make_unique<widgets::LinkHeatmapView>();
+    else if (kind == u"sweep"_s)
+        view = std::make_unique<widgets::SweepView>();
+    else if (kind == u"classroom"_s)
+        view = std::make_unique<widgets::ClassroomView>();
+    // The kinds above must agree with each view's own figureKind().
+    Q_ASSERT(!view || view->figureKind() == kind);
+    return view;
+}
+
+bool setSecondDesign(widgets::PlotView& view, int designIndex)
+{
+    auto* classroom = qobject_cast<widgets::ClassroomView*>(&view);
+    if (!classroom)
+        return false;
+    classroom->setSecondDesignIndex(designIndex);
+    return true;
+}
+
+void prepareForExport(widgets::PlotView& view)
+{
+    // A classroom figure shows the moment its cursor is at; mid-run shows done and coming work together.
+    if (auto* classroom = qobject_cast<widgets::ClassroomView*>(&view); classroom && classroom->tickCount() > 0)
+        classroom->setCurrentTick(classroom->tickCount() / 2);
+}
+
+} // namespace elk::app

@@ -1,0 +1,26 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <memory>
+
+#include <QString>
+#include <QStringList>
+
+#include "widgets/plots/plot_view.h"
+
+namespace elk::app {
+
+/// The figure kinds `elk figure` renders, in the order the help lists them.
+QStringList figureKinds();
+
+/// A new view of `kind` (one of figureKinds()), or null for an unknown kind.
+std::unique_ptr<elk::widgets::PlotView> createPlotView(const QString& kind);
+
+/// Classroom figures show a second design next to the view's own; false for other kinds.
+bool setSecondDesign(elk::widgets::PlotView& view, int designIndex);
+
+/// Puts a view in the state its exported figure shows (classroom: the cursor mid-run).
+void prepareForExport(elk::widgets::PlotView& view);
+
+} // namespace elk::app

@@ -1,0 +1,80 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <QObject>
+#include <QString>
+
+#include "engine/run/run_compile.h"
+#include "engine/store/result_store.h"
+
+template<typename T>
+class QFutureWatcher;
+
+namespace elk::app {
+
+/// Runs one RunSpec through store::runCached on a worker thread (QtConcurrent + QPromise).
+///
+/// Contract:
+///  - start() supersedes the running job: the old one is asked to stop and its outcome is dropped
+///    without any signal, so only the latest job's finished/failed/cancelled ever arrives.
+///  - cancel() asks the running job to stop; cancelled() follows once the worker has returned (the
+///    engine polls every few milliseconds, so within ~100 ms).
+///  - finished() hands out an immutable snapshot shared by every view.
+///  - Progress arrives at most ~25 times per second (QFutureWatcher throttles) and at every new stage,
+///    as a percent over the whole run and the engine's stage name ("import", "partition",
+///    "schedule elk-full", …).
+class RunJob : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunJob(QObject* parent = nullptr);
+    /// Stops every job still running and waits for it (they stop within ~100 ms).
+    ~RunJob() override;
+
+    /// The cache every run goes through (not owned, thread-safe; null: no cache).
+    void setStore(elk::store::ResultStore* store) { m_store = store; }
+    elk::store::ResultStore* store() const { return m_store; }
+    /// Partition-search threads per run (0: all hardware threads).
+    void setThreads(int threads) { m_threads = threads; }
+
+    /// Starts `spec`; `reuse` (may be null) is an already compiled model, used when its partition
+    /// key matches, so an HBM edit only reschedules.
+    void start(const elk::run::RunSpec& spec, std::shared_ptr<const elk::run::CompiledModel> reuse = nullptr);
+    void cancel();
+    bool isRunning() const { return m_current != nullptr; }
+
+    /// The compiled model of the last finished run: what the next start() should pass as `reuse`.
+    std::shared_ptr<const elk::run::CompiledModel> lastCompiled() const { return m_lastCompiled; }
+
+    struct Outcome;
+
+signals:
+    void started();
+    void progress(int percent, const QString& stage);
+    void finished(std::shared_ptr<const elk::run::RunResult> result, elk::store::CacheOutcome cache, double wallSeconds);
+    void failed(const QString& message);
+    void cancelled();
+
+private:
+    struct Job;
+    void onJobFinished(Job* job);
+    void onJobProgress(Job* job);
+    void reportProgress(Job* job, int permille, const QString& stage);
+    void retire(Job* job);
+
+    elk::store::ResultStore* m_store = nullptr;
+    int m_threads = 0;
+    Job* m_current = nullptr;
+    quint64 m_lastId = 0;
+    std::vector<Job*> m_stopping; ///< superseded or cancelled jobs whose workers have not returned yet
+    std::shared_ptr<const elk::run::CompiledModel> m_lastCompiled;
+};
+
+} // namespace elk::app
+
+Q_DECLARE_METATYPE(std::shared_ptr<const elk::run::RunResult>)
+Q_DECLARE_METATYPE(elk::store::CacheOutcome)

@@ -1,0 +1,195 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/studio/run_views.h"
+
+#include <QSignalBlocker>
+#include <QSplitter>
+
+#include "app/studio/sweep_panel.h"
+#include "engine/run/run_compile.h"
+#include "widgets/classroom/classroom_view.h"
+#include "widgets/plots/designs_view.h"
+#include "widgets/plots/pareto_view.h"
+#include "widgets/plots/sweep_view.h"
+#include "widgets/timeline/bandwidth_view.h"
+#include "widgets/timeline/gantt_view.h"
+#include "widgets/timeline/link_heatmap_view.h"
+#include "widgets/timeline/timeline_sync.h"
+
+namespace elk::app {
+
+const QStringList& RunViews::tabKinds()
+{
+    static const QStringList kinds { QStringLiteral("chip"),    QStringLiteral("designs"), QStringLiteral("pareto"),
+                                     QStringLiteral("gantt"),   QStringLiteral("heatmap"), QStringLiteral("sweep"),
+                                     QStringLiteral("classroom") };
+    return kinds;
+}
+
+RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, QWidget* parent)
+    : QTabWidget(parent)
+    , m_designs(new elk::widgets::DesignsView)
+    , m_pareto(new elk::widgets::ParetoView)
+    , m_gantt(new elk::widgets::GanttView)
+    , m_bandwidth(new elk::widgets::BandwidthView)
+    , m_links(new elk::widgets::LinkHeatmapView)
+    , m_classroom(new elk::widgets::ClassroomView)
+    , m_sweepPanel(sweepPanel)
+{
+    setObjectName(QStringLiteral("runViews"));
+    setDocumentMode(true);
+    auto* timeline = new QSplitter(Qt::Vertical);
+    timeline->setObjectName(QStringLiteral("timelineSplitter"));
+    timeline->addWidget(m_gantt);
+    timeline->addWidget(m_bandwidth);
+    timeline->setStretchFactor(0, 3);
+    timeline->setStretchFactor(1, 2);
+    elk::widgets::shareTimeAxis(m_gantt, m_bandwidth);
+
+    addTab(chipPage, tr("Chip"));
+    addTab(m_designs, tr("Designs"));
+    addTab(m_pareto, tr("Pareto"));
+    addTab(timeline, tr("Timeline"));
+    addTab(m_links, tr("Links"));
+    addTab(m_sweepPanel, tr("Sweep"));
+    addTab(m_classroom, tr("Classroom"));
+    setTabToolTip(1, tr("Latency, breakdown and utilisation of every design"));
+    setTabToolTip(2, tr("Execute-state points and Pareto front of the selected op, and what each design chose"));
+    setTabToolTip(3, tr("Simulated preload and execute lanes over time, with HBM, NoC and SRAM below"));
+    setTabToolTip(4, tr("Utilisation of every link (mesh) or core port (all-to-all) over time"));
+    setTabToolTip(5, tr("Latency per design while one or two chip fields vary"));
+    setTabToolTip(6, tr("Step through the timeline event by event, two designs side by side"));
+
+    for (elk::widgets::PlotView* view : runViews())
+        connect(view, &elk::widgets::PlotView::stepSelected, this, &RunViews::onViewStepSelected);
+}
+
+std::vector<elk::widgets::PlotView*> RunViews::runViews() const
+{
+    return { m_designs, m_pareto, m_gantt, m_bandwidth, m_links, m_classroom };
+}
+
+std::vector<elk::widgets::PlotView*> RunViews::plotViews() const
+{
+    std::vector<elk::widgets::PlotView*> views = runViews();
+    views.push_back(m_sweepPanel->sweepView());
+    return views;
+}
+
+void RunViews::setRun(elk::widgets::RunSnapshotPtr run)
+{
+    m_run = std::move(run);
+    const int designs = m_run ? int(m_run->designs.size()) : 0;
+    m_designIndex = designs > 0 ? std::clamp(m_designIndex, 0, designs - 1) : 0;
+    if (m_run && m_selectedStep >= int(m_run->problem.steps.size()))
+        m_selectedStep = -1;
+    updateTogether([this] {
+        for (elk::widgets::PlotView* view : runViews()) {
+            view->setDesignIndex(m_designIndex);
+            view->setSelectedStep(m_selectedStep);
+            view->setRun(m_run);
+        }
+    });
+    updateClassroomPair();
+}
+
+void RunViews::updateTogether(const std::function<void()>& update)
+{
+    // The Gantt chart and the bandwidth view trade time ranges. While one already shows the new run
+    // and the other the old one (or none), their range clamps disagree and the trade need not settle,
+    // so they are updated silently and lined up afterwards.
+    {
+        const QSignalBlocker ganttBlocker(m_gantt);
+        const QSignalBlocker bandwidthBlocker(m_bandwidth);
+        update();
+    }
+    if (m_gantt->hasData() && m_bandwidth->hasData())
+        m_bandwidth->setTimeRange(m_gantt->lowerCycles(), m_gantt->upperCycles());
+}
+
+void RunViews::setCompareRun(elk::widgets::RunSnapshotPtr run, const QString& label)
+{
+    m_designs->setCompareRun(std::move(run), label);
+}
+
+void RunViews::setDesignIndex(int index)
+{
+    m_designIndex = index;
+    updateTogether([this, index] {
+        for (elk::widgets::PlotView* view : runViews())
+            view->setDesignIndex(index);
+    });
+    updateClassroomPair();
+}
+
+void RunViews::setSelectedStep(int step)
+{
+    m_selectedStep = step;
+    for (elk::widgets::PlotView* view : runViews())
+        view->setSelectedStep(step);
+}
+
+void RunViews::onViewStepSelected(int step)
+{
+    setSelectedStep(step);
+    emit stepSelected(step);
+}
+
+void RunViews::updateClassroomPair()
+{
+    // Classroom: the chosen design advances together with basic (what preloading changes), or,
+    // when basic is the chosen one, with elk-full.
+    int second = -1;
+    if (m_run) {
+        const auto indexOf = [&](const std::string& name) {
+            for (std::size_t i = 0; i < m_run->spec.designs.size(); ++i) {
+                if (m_run->spec.designs[i] == name)
+                    return int(i);
+            }
+            return -1;
+        };
+        const int basic = indexOf("basic");
+        second = basic != m_designIndex ? basic : indexOf("elk-full");
+    }
+    m_classroom->setSecondDesignIndex(second);
+}
+
+elk::widgets::PlotView* RunViews::currentPlotView() const
+{
+    const QString kind = currentKind();
+    if (kind == QLatin1String("designs"))
+        return m_designs;
+    if (kind == QLatin1String("pareto"))
+        return m_pareto;
+    if (kind == QLatin1String("gantt"))
+        return m_bandwidth->hasFocus() ? static_cast<elk::widgets::PlotView*>(m_bandwidth) : m_gantt;
+    if (kind == QLatin1String("heatmap"))
+        return m_links;
+    if (kind == QLatin1String("sweep"))
+        return m_sweepPanel->sweepView();
+    if (kind == QLatin1String("classroom"))
+        return m_classroom;
+    return nullptr;
+}
+
+QString RunViews::currentKind() const
+{
+    return tabKinds().value(currentIndex());
+}
+
+int RunViews::indexOfKind(const QString& kind) const
+{
+    // "bandwidth" lives on the Gantt chart's tab.
+    return int(tabKinds().indexOf(kind == QLatin1String("bandwidth") ? QStringLiteral("gantt") : kind));
+}
+
+bool RunViews::setCurrentKind(const QString& kind)
+{
+    const int index = indexOfKind(kind);
+    if (index < 0)
+        return false;
+    setCurrentIndex(index);
+    return true;
+}
+
+} // namespace elk::app

@@ -1,0 +1,126 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/core/run_control.h"
+#include "engine/partition/partition.h"
+#include "engine/run/run_compile.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace elk::store {
+
+/// One row of the history list (newest first): enough to show and reopen a past run.
+struct RunRecordInfo {
+    std::string specHash;
+    std::string createdUtc; ///< ISO 8601, e.g. "2026-11-30T00:41:12Z"
+    std::string modelLabel; ///< model path or "bundled:NAME"
+    std::string chipName;
+    std::string phase;
+    std::int64_t batch = 0, seqLen = 0, kvLen = 0;
+    std::vector<std::string> designs;
+    std::vector<double> latencyMs; ///< by design (simulated; NaN when the design failed)
+    bool hasDetail = false; ///< link bins and counter curves stored (sweep points store summaries only)
+};
+
+struct OpenResult;
+
+/// The SQLite result cache (elk-design §store): runs keyed by the RunSpec hash with the full
+/// canonical spec stored and compared on hit, partition tables keyed by run::partitionKey(), a history.
+/// WAL mode, a schema version (PRAGMA user_version) and an application id; every write is one
+/// transaction, so a process killed mid-write leaves no partial rows. Thread-safe (one connection,
+/// a mutex); two processes may share the file (busy timeout).
+class ResultStore
+{
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    ~ResultStore();
+    ResultStore(const ResultStore&) = delete;
+    ResultStore& operator=(const ResultStore&) = delete;
+
+    /// Opens or creates the cache at `path` (its folder is created). A corrupt file, a file of
+    /// another application or of another schema version is renamed to "PATH.corrupt-YYYYMMDD-HHMMSS"
+    /// (or ".foreign-", ".v<N>-"), a new one is created, and OpenResult::message says what happened.
+    /// Fails (store null, error set) only when no database can be created at all.
+    static OpenResult open(const std::string& path);
+    /// $ELK_CACHE_DIR, else $XDG_CACHE_HOME/elk-studio, else ~/.cache/elk-studio; plus "/results.sqlite".
+    static std::string defaultPath();
+
+    const std::string& path() const { return m_path; }
+
+    /// Partition tables of one run::partitionKey(), in StepInputs::distinctInputs order.
+    std::optional<std::vector<partition::OpPlans>> loadPartitions(const std::string& partitionKey);
+    /// Returns false (and sets *error) when the write failed; the cache stays consistent.
+    /// Stores the plans as of a compile that split no operator (use savePartitionTables otherwise).
+    bool savePartitions(const std::string& partitionKey, const std::vector<partition::OpPlans>& plans,
+        std::string* error = nullptr);
+    /// The same with how oversized operators were split (what compileModel needs to rebuild a model).
+    std::optional<run::PartitionTables> loadPartitionTables(const std::string& partitionKey);
+    bool savePartitionTables(
+        const std::string& partitionKey, const run::PartitionTables& tables, std::string* error = nullptr);
+
+    /// The stored designs of the run whose canonical spec equals `spec` exactly (hash hit with a
+    /// different stored spec text counts as a miss). `needDetail`: a summary-only record is a miss.
+    std::optional<std::vector<run::DesignRun>> loadDesigns(const run::RunSpec& spec, bool needDetail);
+    /// The simulated latencies (ms, by design; NaN where a design failed) of the stored run whose
+    /// canonical spec equals `spec`, from the summary columns only (no payload decoded: sweeps).
+    std::optional<std::vector<double>> loadLatencies(const run::RunSpec& spec);
+    /// Stores (or replaces) the run's designs in one transaction. Only completed runs are stored.
+    /// A summary never replaces a stored record with detail of the same spec.
+    bool saveRun(const run::RunResult& result, bool withDetail, std::string* error = nullptr);
+
+    std::vector<RunRecordInfo> history(int limit = 200);
+    /// The canonical spec JSON of a stored run, to reopen it.
+    std::optional<std::string> specJson(const std::string& specHash);
+
+    std::int64_t runCount();
+    std::int64_t partitionCount();
+
+private:
+    ResultStore() = default;
+    /// BEGIN IMMEDIATE, `writeRows` (returns an SQLite code), COMMIT; ROLLBACK on any failure.
+    /// Contract: m_mutex is held.
+    bool writeTransaction(const char* table, const std::function<int(sqlite3*)>& writeRows, std::string* error);
+    sqlite3* m_db = nullptr;
+    std::string m_path;
+    std::mutex m_mutex;
+    friend struct OpenResult;
+};
+
+struct OpenResult {
+    std::unique_ptr<ResultStore> store;
+    std::string message; ///< non-empty when a bad file was moved aside (say it to the user)
+    std::string error; ///< non-empty when no store could be opened
+};
+
+/// What the cache did for one run.
+struct CacheOutcome {
+    bool runHit = false; ///< designs came from the cache
+    bool partitionHit = false; ///< partition tables came from the cache (or from `reuse`)
+    bool reusedCompiled = false; ///< `reuse` was used as is (no import)
+};
+
+/// The compiled model of `spec`: import plus the store's partition tables for its partitionKey when
+/// it has them (*partitionHit set), else a search whose tables are then stored. `store` may be null.
+run::CompileResult compileCached(
+    const run::RunSpec& spec, ResultStore* store, RunControl& control, int threads, bool* partitionHit = nullptr);
+
+/// The cached pipeline every front end uses: a run hit rebuilds the compiled model (import plus
+/// cached partition tables) and returns the stored designs (bit-identical to the run that stored them);
+/// a partition hit skips the partition search; otherwise compiles and stores the tables. Completed runs
+/// are stored. `store` may be null (no cache). `reuse`: an already compiled model, used when its
+/// partitionKey matches. `withDetail` false: sweeps, which need only latencies (smaller rows).
+run::RunResult runCached(const run::RunSpec& spec, ResultStore* store, RunControl& control, int threads,
+    std::shared_ptr<const run::CompiledModel> reuse = nullptr, bool withDetail = true,
+    CacheOutcome* outcome = nullptr);
+
+} // namespace elk::store

@@ -1,0 +1,163 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `elk sweep` through the real binary: exit codes and messages, CSV to a file or stdout, the cache
+// serving a repeat, presets.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace {
+
+struct CliResult {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+const QString kSample = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json");
+
+} // namespace
+
+class TestCliSweep : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    CliResult runElk(const QStringList& args)
+    {
+        QProcess process;
+        process.setWorkingDirectory(m_dir.path());
+        process.start(qEnvironmentVariable("ELK_CLI"), QStringList { u"sweep"_s } + args);
+        CliResult result;
+        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
+            return result;
+        result.exitCode = process.exitCode();
+        result.out = QString::fromUtf8(process.readAllStandardOutput());
+        result.err = QString::fromUtf8(process.readAllStandardError());
+        return result;
+    }
+
+    QStringList fileLines(const QString& name)
+    {
+        QFile file(m_dir.filePath(name));
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        return QString::fromUtf8(file.readAll()).split(u'\n', Qt::SkipEmptyParts);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("ELK_CLI").isEmpty(), "ELK_CLI must name the elk binary (set by ctest)");
+        QVERIFY(m_dir.isValid());
+        // Never touch the user's cache from a test.
+        qputenv("ELK_CACHE_DIR", m_dir.filePath(u"default-cache"_s).toUtf8());
+    }
+
+    void badUsageExitsWith2_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        const QStringList ok { kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--csv"_s, u"-"_s, u"--no-cache"_s };
+        QTest::addRow("no model") << QStringList { u"--chip"_s, u"ipu-mk2-hbm"_s } << u"no MODEL given"_s;
+        QTest::addRow("no chip") << QStringList { kSample, u"--csv"_s, u"-"_s, u"--vary"_s, u"chips=1,2"_s }
+                                 << u"--chip PRESET|FILE is required"_s;
+        QTest::addRow("no csv") << QStringList { kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s, u"chips=1,2"_s }
+                                << u"--csv OUT|- is required"_s;
+        QTest::addRow("nothing varied") << ok << u"nothing to vary"_s;
+        QTest::addRow("stop below start") << ok + QStringList { u"--vary"_s, u"hbm.bandwidthGBpsPerStack=2:1:1"_s }
+                                          << u"--vary hbm.bandwidthGBpsPerStack=2:1:1: stop below start"_s;
+        QTest::addRow("a field twice") << ok + QStringList { u"--vary"_s, u"chips=1,2"_s, u"--vary"_s, u"chips=3,4"_s }
+                                       << u"chips is varied twice"_s;
+        QTest::addRow("unknown preset") << ok + QStringList { u"--preset"_s, u"fastest"_s }
+                                        << u"--preset: 'fastest' is not one of hbm-bandwidth"_s;
+        QTest::addRow("bad thread count") << ok + QStringList { u"--vary"_s, u"chips=1,2"_s, u"--threads"_s, u"-1"_s }
+                                          << u"--threads: '-1' is not an integer"_s;
+        QTest::addRow("cache and no cache")
+            << ok + QStringList { u"--vary"_s, u"chips=1,2"_s, u"--cache"_s, u"x.sqlite"_s } << u"exclude each other"_s;
+        QTest::addRow("unknown chip") << QStringList { kSample, u"--chip"_s, u"no-such-chip"_s, u"--csv"_s, u"-"_s,
+            u"--vary"_s, u"chips=1,2"_s }
+                                      << u"neither a built-in preset"_s;
+        QTest::addRow("every point invalid") << ok + QStringList { u"--vary"_s, u"hbm.bogus=1,2"_s }
+                                             << u"2 of 2 points failed; first: /chip/hbm/bogus: unknown chip field"_s;
+    }
+
+    void badUsageExitsWith2()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        const CliResult result = runElk(args);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(says), qPrintable(result.err));
+    }
+
+    void writesCsvAndRepeatsFromTheCache()
+    {
+        const QStringList args { kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s,
+            u"hbm.bandwidthGBpsPerStack=250,500"_s, u"--vary"_s, u"interconnect.linkBandwidthGBpsPerCore=4:8:4"_s,
+            u"--design"_s, u"basic,ideal"_s, u"--csv"_s, u"grid.csv"_s, u"--cache"_s, u"cache/results.sqlite"_s,
+            u"--threads"_s, u"2"_s };
+        const CliResult cold = runElk(args);
+        QCOMPARE(cold.exitCode, 0);
+        QVERIFY2(
+            cold.out.startsWith(u"sweep: 4 points × 2 designs, 0 from the cache, 0 failed"_s), qPrintable(cold.out));
+        QVERIFY(cold.out.contains(u"cache/results.sqlite"_s));
+        const QStringList lines = fileLines(u"grid.csv"_s);
+        QCOMPARE(lines.size(), 1 + 4 * 2);
+        QCOMPARE(lines.front(),
+            u"hbm.bandwidthGBpsPerStack,interconnect.linkBandwidthGBpsPerCore,design,latency_ms,from_cache,error"_s);
+        QVERIFY2(lines[1].startsWith(u"250,4,basic,"_s), qPrintable(lines[1]));
+        QVERIFY2(lines[8].startsWith(u"500,8,ideal,"_s), qPrintable(lines[8]));
+        QVERIFY(lines[1].endsWith(u",0,"_s));
+
+        const CliResult warm = runElk(args);
+        QCOMPARE(warm.exitCode, 0);
+        QVERIFY2(warm.out.startsWith(u"sweep: 4 points × 2 designs, 4 from the cache"_s), qPrintable(warm.out));
+        const QStringList again = fileLines(u"grid.csv"_s);
+        QCOMPARE(again.size(), lines.size());
+        for (int i = 1; i < lines.size(); ++i) {
+            // Same numbers; only from_cache changes.
+            QCOMPARE(again[i].section(u',', 0, 3), lines[i].section(u',', 0, 3));
+            QCOMPARE(again[i].section(u',', 4, 4), u"1"_s);
+        }
+    }
+
+    void csvToStdoutKeepsTheSummaryOnStderr()
+    {
+        const CliResult result = runElk({ kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--preset"_s, u"topology"_s,
+            u"--design"_s, u"basic"_s, u"--csv"_s, u"-"_s, u"--no-cache"_s });
+        QCOMPARE(result.exitCode, 0);
+        const QStringList lines = result.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], u"interconnect.topology,design,latency_ms,from_cache,error"_s);
+        QVERIFY2(lines[1].startsWith(u"all-to-all,basic,"_s), qPrintable(lines[1]));
+        QVERIFY2(lines[2].startsWith(u"mesh2d,basic,"_s), qPrintable(lines[2]));
+        QVERIFY2(result.err.contains(u"(no cache)"_s), qPrintable(result.err));
+        QVERIFY(!QFile::exists(m_dir.filePath(u"default-cache/results.sqlite"_s)));
+    }
+
+    void unwritableCsvExitsWith2()
+    {
+        const CliResult result
+            = runElk({ kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s, u"hbm.bandwidthGBpsPerStack=250"_s,
+                u"--design"_s, u"basic"_s, u"--csv"_s, u"no/such/folder/out.csv"_s, u"--no-cache"_s });
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(u"cannot write no/such/folder/out.csv"_s), qPrintable(result.err));
+    }
+
+    void defaultCacheIsUsed()
+    {
+        const CliResult result = runElk({ kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s,
+            u"hbm.bandwidthGBpsPerStack=300"_s, u"--design"_s, u"basic"_s, u"--csv"_s, u"one.csv"_s });
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY(QFile::exists(m_dir.filePath(u"default-cache/results.sqlite"_s)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliSweep)
+#include "tst_cli_sweep.moc"

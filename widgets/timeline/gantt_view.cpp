@@ -1,0 +1,345 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/plots/qcp.h" // first: see qcp.h
+
+#include "widgets/timeline/gantt_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+
+#include "engine/run/run_compile.h"
+#include "widgets/timeline/gantt_plottable.h"
+#include "widgets/timeline/time_axis_ticker.h"
+#include "widgets/timeline/timeline_legend.h"
+
+namespace elk::widgets {
+
+namespace {
+
+    const GanttData kNoData;
+
+    /// Room left and right of the run so its first and last bars do not touch the axes.
+    constexpr double kRangePadding = 0.01;
+
+    QColor shadeLegendBase()
+    {
+        return QColor::fromRgb(0x707070);
+    }
+
+} // namespace
+
+GanttView::GanttView(QWidget* parent)
+    : PlotView(parent)
+{
+    QCustomPlot* p = plot();
+    p->setObjectName(QStringLiteral("gantt"));
+    p->setMouseTracking(true);
+    p->setFocusPolicy(Qt::StrongFocus);
+    p->installEventFilter(this);
+    setFocusProxy(p);
+    p->setNoAntialiasingOnDrag(true);
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    QCPAxisRect* rect = p->axisRect();
+    rect->setRangeDrag(Qt::Horizontal);
+    rect->setRangeZoom(Qt::Horizontal);
+    rect->setRangeDragAxes(p->xAxis, nullptr);
+    rect->setRangeZoomAxes(p->xAxis, nullptr);
+
+    m_gantt = new GanttPlottable(p->xAxis, p->yAxis);
+    m_gantt->setName(QStringLiteral("timeline"));
+
+    p->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create(1e9));
+    p->xAxis->setLabel(QStringLiteral("time (µs)"));
+    p->xAxis->grid()->setPen(QPen(QColor(0xD0, 0xD0, 0xD0), 0, Qt::DotLine));
+    auto lanes = QSharedPointer<QCPAxisTickerText>::create();
+    lanes->addTick(GanttPlottable::laneY(GanttLane::Preload), QStringLiteral("preload"));
+    lanes->addTick(GanttPlottable::laneY(GanttLane::Execute), QStringLiteral("execute"));
+    lanes->addTick(GanttPlottable::laneY(GanttLane::Stall), QStringLiteral("stalls"));
+    p->yAxis->setTicker(lanes);
+    p->yAxis->setSubTicks(false);
+    p->yAxis->setTickLength(0, 0);
+    p->yAxis->grid()->setVisible(false);
+    p->yAxis->setRange(GanttPlottable::kValueLower, GanttPlottable::kValueUpper);
+    p->xAxis2->setVisible(true);
+    p->xAxis2->setTicks(false);
+    p->xAxis2->setTickLabels(false);
+    p->yAxis2->setVisible(true);
+    p->yAxis2->setTicks(false);
+    p->yAxis2->setTickLabels(false);
+    placeLegendAbove(p);
+
+    connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { onRangeChanged(); });
+    connect(p, &QCustomPlot::mouseMove, this, &GanttView::onMouseMove);
+    connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) { m_pressPos = event->pos(); });
+    connect(p, &QCustomPlot::mouseRelease, this, &GanttView::onMouseRelease);
+    connect(p, &QCustomPlot::beforeReplot, this, [this] { wrapLegend(plot()->legend, plot()->viewport().width()); });
+    rebuild();
+}
+
+GanttView::~GanttView() = default;
+
+bool GanttView::hasData() const
+{
+    return m_data && !m_data->empty();
+}
+
+const GanttData& GanttView::data() const
+{
+    return m_data ? *m_data : kNoData;
+}
+
+double GanttView::lowerCycles() const
+{
+    return plot()->xAxis->range().lower;
+}
+
+double GanttView::upperCycles() const
+{
+    return plot()->xAxis->range().upper;
+}
+
+void GanttView::rebuild()
+{
+    const void* runKey = m_run.get();
+    if (runKey != m_shownRun || m_designIndex != m_shownDesign) {
+        m_shownRun = runKey;
+        m_shownDesign = m_designIndex;
+        m_data = std::make_shared<GanttData>();
+        if (m_run && !m_run->designs.empty()) {
+            const int design = std::clamp(m_designIndex, 0, int(m_run->designs.size()) - 1);
+            *m_data = buildGanttData(*m_run, design);
+        }
+        m_gantt->setData(m_data);
+        if (auto ticker = plot()->xAxis->ticker().dynamicCast<TimeAxisTicker>())
+            ticker->setClockHz(m_data->clockHz);
+        rebuildLegend();
+        resetTimeRange();
+    }
+    m_gantt->setSelectedStep(m_selectedStep);
+    if (m_selectedStep != m_shownStep) {
+        m_shownStep = m_selectedStep;
+        // An op selected in another view: bring its execution into view, keeping the zoom.
+        if (hasData() && m_selectedStep >= 0 && std::size_t(m_selectedStep) < m_data->ops.size()) {
+            const GanttOp& op = m_data->ops[std::size_t(m_selectedStep)];
+            const QCPRange range = plot()->xAxis->range();
+            if (op.executeEnd < range.lower || op.executeStart > range.upper) {
+                const double centre = (op.executeStart + op.executeEnd) / 2;
+                setTimeRange(centre - range.size() / 2, centre + range.size() / 2);
+            }
+        }
+    }
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void GanttView::rebuildLegend()
+{
+    QCustomPlot* p = plot();
+    for (int i = p->plottableCount() - 1; i >= 0; --i) {
+        if (p->plottable(i) != m_gantt)
+            p->removePlottable(i);
+    }
+    m_gantt->removeFromLegend();
+    p->legend->clearItems();
+    if (!hasData())
+        return;
+    // One swatch per colour (opKindColor groups kinds: matmul and conv share one), contractions first.
+    const auto rank = [](const QColor& colour) {
+        const QString order[] = { QStringLiteral("matmul"), QStringLiteral("elementwise"), QStringLiteral("reduce"),
+            QStringLiteral("gather") };
+        for (int i = 0; i < 4; ++i) {
+            if (opKindColor(order[i]) == colour)
+                return i;
+        }
+        return 4;
+    };
+    QList<QColor> colours;
+    QStringList names;
+    for (const QString& kind : m_data->kinds) {
+        const QColor colour = opKindColor(kind);
+        const auto at = colours.indexOf(colour);
+        if (at < 0) {
+            colours << colour;
+            names << kind;
+        } else {
+            names[at] += QStringLiteral(", ") + kind;
+        }
+    }
+    QList<int> order;
+    for (int i = 0; i < int(colours.size()); ++i)
+        order << i;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rank(colours[a]) < rank(colours[b]); });
+    for (const int i : order)
+        addLegendSwatch(p, names[i], { QBrush(colours[i]) });
+    const QColor base = colours.isEmpty() ? shadeLegendBase() : colours[order.front()];
+    addLegendSwatch(p, QStringLiteral("warm-up | compute | shift + reduce"),
+        { QBrush(GanttPlottable::warmupShade(base)), QBrush(base), QBrush(GanttPlottable::commShade(base)) });
+    addLegendSwatch(p, QStringLiteral("interconnect stall"), { QBrush(GanttPlottable::stallColor()) });
+    addLegendSwatch(p, QStringLiteral("waiting for preload"), { GanttPlottable::waitBrush() });
+}
+
+void GanttView::resetTimeRange()
+{
+    const double latency = hasData() ? m_data->latencyCycles : 1.0;
+    setTimeRange(-kRangePadding * latency, (1 + kRangePadding) * latency);
+}
+
+void GanttView::setTimeRange(double lowerCycles, double upperCycles)
+{
+    if (!(upperCycles > lowerCycles))
+        return;
+    plot()->xAxis->setRange(lowerCycles, upperCycles); // onRangeChanged clamps and emits
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void GanttView::zoomBy(double factor)
+{
+    if (!(factor > 0))
+        return;
+    const QCPRange range = plot()->xAxis->range();
+    const double centre = range.center();
+    const double half = range.size() / factor / 2;
+    setTimeRange(centre - half, centre + half);
+}
+
+void GanttView::panBy(double fraction)
+{
+    const QCPRange range = plot()->xAxis->range();
+    const double shift = range.size() * fraction;
+    setTimeRange(range.lower + shift, range.upper + shift);
+}
+
+void GanttView::onRangeChanged()
+{
+    if (m_adjustingRange)
+        return;
+    QCPAxis* axis = plot()->xAxis;
+    const double latency = hasData() ? m_data->latencyCycles : 1.0;
+    const QCPRange range = axis->range();
+    // At most the whole run, at least ~20 cycles (below that no bar has anything left to show).
+    const TimeRange clamped = clampTimeRange({ range.lower, range.upper }, -kRangePadding * latency,
+        (1 + kRangePadding) * latency, std::max(20.0, latency * 1e-7));
+    if (clamped.lower != range.lower || clamped.upper != range.upper) {
+        m_adjustingRange = true;
+        axis->setRange(clamped.lower, clamped.upper);
+        m_adjustingRange = false;
+    }
+    if (auto ticker = axis->ticker().dynamicCast<TimeAxisTicker>())
+        axis->setLabel(ticker->axisLabel(axis->range()));
+    emit timeRangeChanged(axis->range().lower, axis->range().upper);
+}
+
+int GanttView::stepAt(const QPoint& plotPixel, GanttLane* lane) const
+{
+    if (!hasData() || !plot()->axisRect()->rect().contains(plotPixel))
+        return -1;
+    return m_gantt->stepAtPixel(plotPixel, lane);
+}
+
+QString GanttView::toolTipAt(const QPoint& plotPixel) const
+{
+    GanttLane lane = GanttLane::Execute;
+    const int step = stepAt(plotPixel, &lane);
+    if (step < 0)
+        return {};
+    return ganttToolTip(*m_data, step, lane);
+}
+
+QPointF GanttView::barCenter(int step, GanttLane lane) const
+{
+    const QRectF rect = m_gantt->barRect(step, lane);
+    return rect.isNull() ? QPointF() : rect.center();
+}
+
+int GanttView::plotLeftMargin() const
+{
+    return plot()->axisRect()->margins().left();
+}
+
+void GanttView::setMinimumLeftMargin(int pixels)
+{
+    QMargins margins = plot()->axisRect()->minimumMargins();
+    margins.setLeft(std::max(0, pixels));
+    plot()->axisRect()->setMinimumMargins(margins);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void GanttView::onMouseMove(QMouseEvent* event)
+{
+    if (event->buttons() != Qt::NoButton)
+        return; // dragging
+    const QString text = toolTipAt(event->pos());
+    if (text == m_lastToolTip)
+        return;
+    m_lastToolTip = text;
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(plot()->mapToGlobal(event->pos()), text, plot());
+}
+
+void GanttView::onMouseRelease(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || (event->pos() - m_pressPos).manhattanLength() > 3)
+        return; // a drag, not a click
+    const int step = stepAt(event->pos());
+    if (step < 0)
+        return;
+    m_selectedStep = step;
+    m_gantt->setSelectedStep(step);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+    emit stepSelected(step);
+}
+
+bool GanttView::handleKey(int key)
+{
+    switch (key) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(1.5);
+        return true;
+    case Qt::Key_Minus:
+        zoomBy(1 / 1.5);
+        return true;
+    case Qt::Key_Left:
+        panBy(-0.2);
+        return true;
+    case Qt::Key_Right:
+        panBy(0.2);
+        return true;
+    case Qt::Key_Home:
+        resetTimeRange();
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool GanttView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == plot() && event->type() == QEvent::KeyPress && handleKey(static_cast<QKeyEvent*>(event)->key()))
+        return true;
+    if (watched == plot() && event->type() == QEvent::Leave && !m_lastToolTip.isEmpty()) {
+        m_lastToolTip.clear();
+        QToolTip::hideText();
+    }
+    return PlotView::eventFilter(watched, event);
+}
+
+void GanttView::keyPressEvent(QKeyEvent* event)
+{
+    if (!handleKey(event->key()))
+        PlotView::keyPressEvent(event);
+}
+
+void GanttView::applyStyle(const FigureStyle& style)
+{
+    PlotView::applyStyle(style);
+    const double dpi = plot()->logicalDpiX() > 0 ? plot()->logicalDpiX() : 96.0;
+    wrapLegend(plot()->legend, int(style.widthCm / 2.54 * dpi));
+}
+
+} // namespace elk::widgets
