@@ -33,7 +33,7 @@ void ClassroomMode::setOn(bool on)
         QApplication::setFont(large);
         m_hiddenDocks.clear();
         for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
-            if (dock->isVisible()) {
+            if (!dock->isHidden()) { // isVisible() is false before the window is first shown
                 m_hiddenDocks << dock;
                 dock->hide();
             }

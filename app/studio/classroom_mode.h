@@ -15,8 +15,7 @@ class RunViews;
 
 /// View ▸ Classroom mode: the Classroom tab in front, a larger application font (readable from the
 /// back of a room), the docks out of the way; switching off restores what was there.
-class ClassroomMode : public QObject
-{
+class ClassroomMode : public QObject {
     Q_OBJECT
 public:
     static constexpr double kFontScale = 1.6;

@@ -42,6 +42,7 @@ FigureExportDialog::FigureExportDialog(const QString& suggestedPath, QWidget* pa
 {
     setWindowTitle(tr("Export figure"));
     m_path->setObjectName(QStringLiteral("figurePath"));
+    m_path->setMinimumWidth(320);
     m_path->setToolTip(tr("The format follows the suffix: .pdf and .svg are vector graphics, .png a bitmap."));
     auto* browseButton = new QPushButton(tr("Browse…"));
     auto* pathRow = new QHBoxLayout;
@@ -122,8 +123,8 @@ void FigureExportDialog::setStyle(const elk::widgets::FigureStyle& style)
 
 void FigureExportDialog::browse()
 {
-    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export figure"), path(),
-                                                        tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
+    const QString chosen
+        = QFileDialog::getSaveFileName(this, tr("Export figure"), path(), tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
     if (!chosen.isEmpty())
         m_path->setText(chosen);
 }

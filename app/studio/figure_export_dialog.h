@@ -18,8 +18,7 @@ namespace elk::app {
 /// Asks where and how to export the current view: a file (PDF, SVG or PNG by its suffix), the
 /// figure's size in cm and font size in pt (one column, two columns or slide as starting points),
 /// and the PNG resolution.
-class FigureExportDialog : public QDialog
-{
+class FigureExportDialog : public QDialog {
     Q_OBJECT
 public:
     FigureExportDialog(const QString& suggestedPath, QWidget* parent = nullptr);

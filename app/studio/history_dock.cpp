@@ -39,7 +39,11 @@ HistoryDock::HistoryDock(QWidget* parent)
 
 void HistoryDock::refresh(elk::store::ResultStore* store)
 {
-    m_model->setRecords(store ? store->history() : std::vector<elk::store::RunRecordInfo> {});
+    // Sweep points keep latencies only: they would not reopen instantly, and would bury the runs.
+    std::vector<elk::store::RunRecordInfo> records
+        = store ? store->history() : std::vector<elk::store::RunRecordInfo> {};
+    std::erase_if(records, [](const elk::store::RunRecordInfo& record) { return !record.hasDetail; });
+    m_model->setRecords(std::move(records));
     m_view->resizeColumnsToContents();
 }
 

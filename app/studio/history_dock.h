@@ -15,10 +15,9 @@ namespace elk::app {
 
 class HistoryModel;
 
-/// Past runs from the result cache, newest first; double-click (or Enter) reopens one, which the
-/// cache serves at once.
-class HistoryDock : public QDockWidget
-{
+/// Past runs from the result cache (not sweep points, which keep latencies only), newest first;
+/// double-click (or Enter) reopens one, which the cache serves at once.
+class HistoryDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit HistoryDock(QWidget* parent = nullptr);

@@ -77,6 +77,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         QStringList lines;
+        lines << (created.isValid() ? created.toLocalTime().toString(Qt::ISODate)
+                                    : QString::fromStdString(record.createdUtc));
         lines << QString::fromStdString(record.modelLabel);
         lines << tr("%1, %2, batch %3, %4 new + %5 cached tokens")
                      .arg(QString::fromStdString(record.chipName), QString::fromStdString(record.phase))
@@ -86,7 +88,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         for (std::size_t i = 0; i < record.designs.size() && i < record.latencyMs.size(); ++i)
             lines << tr("%1: %2 ms")
                          .arg(QString::fromStdString(record.designs[i]))
-                         .arg(std::isnan(record.latencyMs[i]) ? tr("failed") : QString::number(record.latencyMs[i], 'f', 3));
+                         .arg(std::isnan(record.latencyMs[i]) ? tr("failed")
+                                                              : QString::number(record.latencyMs[i], 'f', 3));
         lines << tr("Double-click to reopen from the cache.");
         return lines.join(QLatin1Char('\n'));
     }
@@ -94,7 +97,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         return {};
     switch (Column(index.column())) {
     case TimeColumn:
-        return created.isValid() ? created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+        return created.isValid() ? created.toLocalTime().toString(QStringLiteral("MM-dd HH:mm"))
                                  : QString::fromStdString(record.createdUtc);
     case ModelColumn:
         return modelDisplayName(QString::fromStdString(record.modelLabel));

@@ -12,8 +12,7 @@ namespace elk::app {
 
 /// The result cache's history as a table, newest first: when, model, chip, phase, batch and the
 /// elk-full latency (the design the paper proposes). A thin adapter over one list of records.
-class HistoryModel : public QAbstractTableModel
-{
+class HistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { TimeColumn, ModelColumn, ChipColumn, PhaseColumn, BatchColumn, LatencyColumn, ColumnCount };

@@ -1,15 +1,19 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// elk-studio [--chip PRESET|FILE] [--workspace FILE] [--model FILE]
+// elk-studio [--workspace FILE] [--chip PRESET|FILE] [--model FILE|NAME] [--view KIND] [--sweep STUDY] [--classroom]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QTextStream>
 
+#include "app/studio/classroom_mode.h"
 #include "app/studio/main_window.h"
+#include "app/studio/run_views.h"
+#include "app/studio/sweep_panel.h"
 #include "engine/chip/presets.h"
 #include "engine/core/version.h"
+#include "engine/run/sweep.h"
 
 namespace {
 
@@ -36,23 +40,40 @@ int main(int argc, char* argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption chipOption(QStringLiteral("chip"),
-                                        QStringLiteral("Chip to open: a built-in preset name or an elk.chip/1 JSON file "
-                                                       "(default: the workspace's chip, else %1).")
-                                            .arg(kDefaultChip),
-                                        QStringLiteral("PRESET|FILE"));
+        QStringLiteral("Chip to open: a built-in preset name or an elk.chip/1 JSON file "
+                       "(default: the workspace's chip, else %1).")
+            .arg(kDefaultChip),
+        QStringLiteral("PRESET|FILE"));
     const QCommandLineOption workspaceOption(QStringLiteral("workspace"),
-                                             QStringLiteral("Workspace file (.elkproj, elk.workspace/2; or an older "
-                                                            "elk.workspace/1 .json) naming model, chip, run "
-                                                            "settings and views. It runs once its model has loaded."),
-                                             QStringLiteral("FILE"));
+        QStringLiteral("Workspace file (.elkproj, elk.workspace/2; or an older "
+                       "elk.workspace/1 .json) naming model, chip, run "
+                       "settings and views. It runs once its model has loaded."),
+        QStringLiteral("FILE"));
     const QCommandLineOption modelOption(QStringLiteral("model"),
-                                         QStringLiteral("Model to open (.onnx, einstein_v2 .json, .elk.json, or a "
-                                                        "bundled model name such as llama2-13b); overrides the "
-                                                        "workspace's."),
-                                         QStringLiteral("FILE"));
+        QStringLiteral("Model to open (.onnx, einstein_v2 .json, .elk.json, or a "
+                       "bundled model name such as llama2-13b); overrides the "
+                       "workspace's."),
+        QStringLiteral("FILE"));
     parser.addOption(chipOption);
     parser.addOption(workspaceOption);
+    const QCommandLineOption viewOption(QStringLiteral("view"),
+        QStringLiteral("Tab to show first: %1 (default: the workspace's).")
+            .arg(elk::app::RunViews::tabKinds().join(QStringLiteral(", "))),
+        QStringLiteral("KIND"));
+    QStringList studies;
+    for (const elk::run::SweepPreset& preset : elk::run::sweepPresets())
+        studies << QString::fromStdString(preset.name);
+    const QCommandLineOption sweepOption(QStringLiteral("sweep"),
+        QStringLiteral("Run one of the paper's studies as a sweep on start: %1.")
+            .arg(studies.join(QStringLiteral(", "))),
+        QStringLiteral("STUDY"));
     parser.addOption(modelOption);
+    parser.addOption(viewOption);
+    const QCommandLineOption classroomOption(QStringLiteral("classroom"),
+        QStringLiteral("Start in classroom mode (large fonts, the step-by-step "
+                       "timeline, no docks)."));
+    parser.addOption(sweepOption);
+    parser.addOption(classroomOption);
     parser.process(app);
 
     elk::app::MainWindow window;
@@ -76,6 +97,19 @@ int main(int argc, char* argv[])
         const QString modelPath = QDir::current().absoluteFilePath(model);
         window.openModel(QFileInfo::exists(modelPath) ? modelPath : model); // else a bundled model's name
     }
+    if (parser.isSet(viewOption) && !window.views()->setCurrentKind(parser.value(viewOption)))
+        return fail(QStringLiteral("--view %1: no such view (views: %2)")
+                        .arg(parser.value(viewOption), elk::app::RunViews::tabKinds().join(QStringLiteral(", "))));
+    if (parser.isSet(sweepOption)) {
+        if (!studies.contains(parser.value(sweepOption)))
+            return fail(QStringLiteral("--sweep %1: no such study (studies: %2)")
+                            .arg(parser.value(sweepOption), studies.join(QStringLiteral(", "))));
+        if (!parser.isSet(viewOption))
+            window.views()->setCurrentKind(QStringLiteral("sweep"));
+        window.sweepPanel()->runPreset(parser.value(sweepOption));
+    }
+    if (parser.isSet(classroomOption))
+        window.classroomMode()->setOn(true);
 
     window.show();
     return app.exec();

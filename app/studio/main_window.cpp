@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -103,7 +104,10 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     auto* chipPage = new QWidget;
     auto* chipLayout = new QVBoxLayout(chipPage);
     chipLayout->setContentsMargins(0, 0, 0, 0);
-    chipLayout->addWidget(m_comparePicker);
+    auto* compareRow = new QHBoxLayout;
+    compareRow->addWidget(m_comparePicker);
+    compareRow->addStretch(1);
+    chipLayout->addLayout(compareRow);
     chipLayout->addWidget(m_chipEditor, 1);
     m_views = new RunViews(chipPage, m_sweepPanel);
     setCentralWidget(m_views);
@@ -117,10 +121,12 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     m_rerunTimer.setSingleShot(true);
     m_rerunTimer.setInterval(kRerunDelayMs);
 
-    connect(m_chipEditor, &elk::widgets::ChipEditor::statusMessage, this, [this](const QString& m) { showStatus(m, 5000); });
+    connect(m_chipEditor, &elk::widgets::ChipEditor::statusMessage, this,
+        [this](const QString& m) { showStatus(m, 5000); });
     connect(m_chipEditor, &elk::widgets::ChipEditor::validityChanged, this, &MainWindow::updateRunAction);
     connect(m_chipEditor, &elk::widgets::ChipEditor::specChanged, this, &MainWindow::onChipChanged);
-    connect(m_chipEditor->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
+    connect(
+        m_chipEditor->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
     connect(m_comparePicker, &elk::widgets::ChipComparePicker::compareChipChanged, this, [this] {
         if (m_hasRun && !m_applying)
             m_rerunTimer.start();
@@ -148,7 +154,7 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
         updateRunAction();
     });
     connect(m_compareJob, &RunJob::finished, this,
-            [this](elk::widgets::RunSnapshotPtr result) { onCompareFinished(std::move(result)); });
+        [this](elk::widgets::RunSnapshotPtr result) { onCompareFinished(std::move(result)); });
     connect(m_compareJob, &RunJob::failed, this, [this](const QString& message) {
         m_views->setCompareRun(nullptr, {});
         showStatus(tr("Compare run on %1 failed: %2").arg(m_compareLabel, message.section(QLatin1Char('\n'), 0, 0)), 0);
@@ -158,14 +164,14 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     connect(m_history, &HistoryDock::reopenRequested, this, &MainWindow::reopenRun);
     connect(m_sweepPanel, &SweepPanel::statusMessage, this, [this](const QString& m) { showStatus(m); });
     m_sweepPanel->setBaseProvider([this] {
+        // Cheap: the sweep resolves its points on its workers (model hash included).
         SweepBase base;
-        const elk::run::RunSpecResult spec = currentRunSpec();
-        if (!spec.ok()) {
-            base.error = errorLines(spec.errors).section(QLatin1Char('\n'), 0, 0);
-            return base;
-        }
-        base.request = currentWorkspace().run;
         base.chip = m_chipEditor->spec();
+        if (m_modelPath.isEmpty())
+            base.error = tr("open a model first");
+        else if (!m_chipEditor->isValid())
+            base.error = tr("the chip spec has problems");
+        base.request = currentWorkspace().run;
         return base;
     });
 
@@ -183,7 +189,13 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     restoreState(settings.value(kStateKey).toByteArray());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Running jobs use the result store, a member that goes before the child objects do: stop them first.
+    delete m_runJob;
+    delete m_compareJob;
+    m_sweepPanel->job()->stopAndWait();
+}
 
 void MainWindow::openStore(const QString& path)
 {
@@ -206,8 +218,8 @@ void MainWindow::buildDocks()
 {
     auto* modelDock = new QDockWidget(tr("Model"), this);
     modelDock->setObjectName(QStringLiteral("modelDock"));
-    modelDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
-                           | QDockWidget::DockWidgetClosable);
+    modelDock->setFeatures(
+        QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     modelDock->setWidget(m_modelPane);
     addDockWidget(Qt::LeftDockWidgetArea, modelDock);
     m_history = new HistoryDock(this);
@@ -218,8 +230,9 @@ void MainWindow::buildDocks()
 
 void MainWindow::buildMenusAndToolBar()
 {
+    const auto icon = [](const char* name) { return QIcon::fromTheme(QLatin1String(name)); };
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* openWorkspace = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open workspace…"));
+    QAction* openWorkspace = file->addAction(icon("document-open"), tr("&Open workspace…"));
     openWorkspace->setObjectName(QStringLiteral("openWorkspaceAction"));
     openWorkspace->setShortcut(QKeySequence::Open);
     connect(openWorkspace, &QAction::triggered, this, &MainWindow::openWorkspaceDialog);
@@ -229,12 +242,12 @@ void MainWindow::buildMenusAndToolBar()
         if (const QString error = openWorkspaceFile(path); !error.isEmpty())
             QMessageBox::warning(this, tr("Open workspace"), error);
     });
-    QAction* saveWorkspace = file->addAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save workspace…"));
+    QAction* saveWorkspace = file->addAction(icon("document-save"), tr("&Save workspace…"));
     saveWorkspace->setObjectName(QStringLiteral("saveWorkspaceAction"));
     saveWorkspace->setShortcut(QKeySequence::Save);
     connect(saveWorkspace, &QAction::triggered, this, &MainWindow::saveWorkspaceDialog);
     file->addSeparator();
-    QAction* openModelAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-import")), tr("Open &model…"));
+    QAction* openModelAction = file->addAction(icon("document-import"), tr("Open &model…"));
     openModelAction->setObjectName(QStringLiteral("openModelAction"));
     openModelAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_O);
     connect(openModelAction, &QAction::triggered, this, &MainWindow::openModelDialog);
@@ -243,7 +256,7 @@ void MainWindow::buildMenusAndToolBar()
     QAction* saveChipAction = file->addAction(tr("Save c&hip…"));
     connect(saveChipAction, &QAction::triggered, m_chipEditor, &elk::widgets::ChipEditor::saveJsonDialog);
     file->addSeparator();
-    QAction* exportFigure = file->addAction(QIcon::fromTheme(QStringLiteral("document-export")), tr("Export &figure…"));
+    QAction* exportFigure = file->addAction(icon("document-export"), tr("Export &figure…"));
     exportFigure->setObjectName(QStringLiteral("exportFigureAction"));
     exportFigure->setShortcut(Qt::CTRL | Qt::Key_E);
     connect(exportFigure, &QAction::triggered, this, &MainWindow::exportFigureDialog);
@@ -252,7 +265,7 @@ void MainWindow::buildMenusAndToolBar()
     exportRun->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
     connect(exportRun, &QAction::triggered, this, &MainWindow::exportRunDialog);
     file->addSeparator();
-    QAction* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"));
+    QAction* quit = file->addAction(icon("application-exit"), tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
@@ -260,11 +273,11 @@ void MainWindow::buildMenusAndToolBar()
     edit->addAction(m_chipEditor->undoAction());
     edit->addAction(m_chipEditor->redoAction());
 
-    m_runAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Run"), this);
+    m_runAction = new QAction(icon("media-playback-start"), tr("&Run"), this);
     m_runAction->setObjectName(QStringLiteral("runAction"));
     m_runAction->setShortcut(Qt::CTRL | Qt::Key_R);
     connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
-    m_cancelAction = new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Cancel run"), this);
+    m_cancelAction = new QAction(icon("process-stop"), tr("&Cancel run"), this);
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelRun);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -356,7 +369,8 @@ QString MainWindow::openWorkspaceFile(const QString& path)
         QStringList warnings;
         for (const std::string& warning : parsed.warnings)
             warnings << text(warning);
-        showStatus(warnings.isEmpty() ? tr("Opened %1").arg(QFileInfo(path).fileName()) : warnings.join(QLatin1Char(' ')));
+        showStatus(
+            warnings.isEmpty() ? tr("Opened %1").arg(QFileInfo(path).fileName()) : warnings.join(QLatin1Char(' ')));
     }
     return error;
 }
@@ -408,8 +422,8 @@ QString MainWindow::saveWorkspaceFile(const QString& path)
 
 void MainWindow::openWorkspaceDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open workspace"), QFileInfo(m_workspacePath).absolutePath(),
-                                                      tr("Elk workspaces (*.elkproj *.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open workspace"),
+        QFileInfo(m_workspacePath).absolutePath(), tr("Elk workspaces (*.elkproj *.json);;All files (*)"));
     if (path.isEmpty())
         return;
     if (const QString error = openWorkspaceFile(path); !error.isEmpty())
@@ -419,8 +433,8 @@ void MainWindow::openWorkspaceDialog()
 void MainWindow::saveWorkspaceDialog()
 {
     QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"),
-                                                m_workspacePath.endsWith(QLatin1String(".elkproj")) ? m_workspacePath : QString(),
-                                                tr("Elk workspaces (*.elkproj)"));
+        m_workspacePath.endsWith(QLatin1String(".elkproj")) ? m_workspacePath : QString(),
+        tr("Elk workspaces (*.elkproj)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
@@ -459,8 +473,8 @@ void MainWindow::openModel(const QString& pathOrBundledName)
 
 void MainWindow::openModelDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QFileInfo(m_modelPath).absolutePath(),
-                                                      elk::widgets::ModelPane::fileDialogFilter());
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model"), QFileInfo(m_modelPath).absolutePath(), elk::widgets::ModelPane::fileDialogFilter());
     if (!path.isEmpty())
         openModel(path);
 }
@@ -472,7 +486,7 @@ void MainWindow::onModelLoaded(std::shared_ptr<const elk::widgets::ModelSnapshot
         const elk::model::GraphSummary& summary = snapshot->summary;
         showStatus(tr("Model %1 loaded: %2 ops, %3")
                        .arg(text(summary.name), elk::widgets::formatCount(summary.opCount),
-                            elk::widgets::formatFlops(summary.flops)));
+                           elk::widgets::formatFlops(summary.flops)));
     } else {
         showStatus(tr("Model not loaded: %1").arg(snapshot->error.section(QLatin1Char('\n'), 0, 0)), 0);
     }
@@ -520,42 +534,34 @@ void MainWindow::startRun()
         showStatus(tr("The chip spec has problems; fix them to run."));
         return;
     }
-    const elk::run::RunSpecResult spec = currentRunSpec();
-    if (!spec.ok()) {
-        showStatus(tr("Cannot run: %1").arg(errorLines(spec.errors).section(QLatin1Char('\n'), 0, 0)), 0);
+    if (m_modelPath.isEmpty()) {
+        showStatus(tr("Open a model to run."));
         return;
     }
     m_hasRun = true;
+    // Resolved on the worker: hashing the model file (or building a bundled model) takes a while.
+    elk::run::Workspace workspace = currentWorkspace();
+    workspace.chip.clear();
+    workspace.embeddedChip = m_chipEditor->spec(); // exactly what the editor shows
     // runCached uses the compiled model only when its partition key matches: an HBM edit reschedules.
-    m_runJob->start(spec.spec, m_runJob->lastCompiled());
-    m_progress->showStarted(tr("Running %1 on %2…")
-                                .arg(QFileInfo(m_modelPath).fileName(), text(spec.spec.chip.name)));
+    m_runJob->start([workspace] { return elk::run::resolveWorkspaceRun(workspace); }, m_runJob->lastCompiled());
+    m_progress->showStarted(
+        tr("Running %1 on %2…").arg(QFileInfo(m_modelPath).fileName(), text(m_chipEditor->spec().name)));
     updateRunAction();
 
     const QString compare = m_comparePicker->compareChip();
     if (compare.isEmpty()) {
         m_compareJob->cancel();
         m_views->setCompareRun(nullptr, {});
-    } else {
-        elk::run::RunRequest request = currentWorkspace().run;
-        request.chip = compare.toStdString();
-        request.chipOverrides.clear();
-        request.preloadIngressGBpsPerCore.reset(); // the compare chip's own link bandwidth
-        startCompareRun(request);
-    }
-}
-
-void MainWindow::startCompareRun(const elk::run::RunRequest& request)
-{
-    const elk::run::RunSpecResult spec = elk::run::resolveRunSpec(request);
-    m_compareLabel = QFileInfo(text(request.chip)).completeBaseName();
-    if (!spec.ok()) {
-        m_views->setCompareRun(nullptr, {});
-        showStatus(tr("Cannot compare with %1: %2").arg(m_compareLabel, errorLines(spec.errors).section(QLatin1Char('\n'), 0, 0)), 0);
         return;
     }
-    m_compareLabel = text(spec.spec.chip.name);
-    m_compareJob->start(spec.spec, m_compareJob->lastCompiled());
+    elk::run::RunRequest request = workspace.run;
+    request.chip = compare.toStdString();
+    request.chipOverrides.clear();
+    request.preloadIngressGBpsPerCore.reset(); // the compare chip's own link bandwidth
+    const auto preset = elk::chip::findBuiltinPreset(request.chip);
+    m_compareLabel = preset ? compare : QFileInfo(compare).completeBaseName();
+    m_compareJob->start([request] { return elk::run::resolveRunSpec(request); }, m_compareJob->lastCompiled());
 }
 
 void MainWindow::cancelRun()
@@ -576,11 +582,12 @@ void MainWindow::onRunFinished(elk::widgets::RunSnapshotPtr result, elk::store::
         m_views->setSelectedStep(int(*m_pendingStep));
         m_pendingStep.reset();
     }
-    const QString source = cache.runHit ? tr("from the cache") : cache.partitionHit ? tr("rescheduled") : tr("computed");
+    const QString source = cache.runHit ? tr("from the cache")
+        : cache.partitionHit            ? tr("rescheduled")
+                                        : tr("computed");
     const QString summary = tr("%1 · %2 in %3 s").arg(headline(*result), source).arg(seconds, 0, 'f', 2);
     m_progress->showEnded(summary);
     m_progress->stageLabel()->setToolTip({});
-    showStatus(tr("Run done: %1").arg(summary));
     m_history->refresh(m_store.get());
     updateRunAction();
 }
@@ -594,8 +601,8 @@ void MainWindow::updateDesignSelector()
 {
     const elk::widgets::RunSnapshotPtr run = m_views->run();
     const QString wanted = !m_pendingDesign.isEmpty() ? std::exchange(m_pendingDesign, {})
-        : m_designBox->currentIndex() >= 0        ? m_designBox->currentText()
-                                                  : text(kHeadlineDesign);
+        : m_designBox->currentIndex() >= 0            ? m_designBox->currentText()
+                                                      : text(kHeadlineDesign);
     const QSignalBlocker blocker(m_designBox);
     m_designBox->clear();
     if (!run)
@@ -657,8 +664,8 @@ void MainWindow::reopenRun(const QString& specHash)
     applyRunSpecToControls(parsed.spec);
     m_hasRun = true;
     m_runJob->start(parsed.spec, m_runJob->lastCompiled());
-    m_progress->showStarted(tr("Reopening %1 on %2…")
-                                .arg(QFileInfo(text(parsed.spec.model.path)).fileName(), text(parsed.spec.chip.name)));
+    const QString model = QFileInfo(text(parsed.spec.model.path)).fileName();
+    m_progress->showStarted(tr("Reopening %1 on %2…").arg(model, text(parsed.spec.chip.name)));
     updateRunAction();
 }
 
@@ -714,8 +721,8 @@ void MainWindow::exportRunDialog()
         showStatus(tr("Nothing to export yet: run first."));
         return;
     }
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export run into folder"),
-                                                             m_lastExportFolder.isEmpty() ? QDir::homePath() : m_lastExportFolder);
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Export run into folder"), m_lastExportFolder.isEmpty() ? QDir::homePath() : m_lastExportFolder);
     if (folder.isEmpty())
         return;
     m_lastExportFolder = folder;
@@ -734,9 +741,9 @@ void MainWindow::updateRunAction()
     const auto model = m_modelPane->snapshot();
     const bool modelLoaded = model && model->ok();
     m_runAction->setEnabled(chipValid && modelLoaded);
-    m_runAction->setToolTip(!chipValid     ? tr("Fix the chip spec's problems to run")
-                                : !modelLoaded ? tr("Open a model that loads without problems to run")
-                                               : tr("Run the model on this chip (every design)"));
+    m_runAction->setToolTip(!chipValid ? tr("Fix the chip spec's problems to run")
+            : !modelLoaded             ? tr("Open a model that loads without problems to run")
+                                       : tr("Run the model on this chip (every design)"));
     m_cancelAction->setEnabled(m_runJob->isRunning());
     const int problems = int(m_chipEditor->problems().size());
     m_validity->setText(chipValid ? tr("Chip spec valid") : tr("Chip spec: %n problem(s)", nullptr, problems));
@@ -745,7 +752,8 @@ void MainWindow::updateRunAction()
 void MainWindow::updateTitle()
 {
     const QString name = text(m_chipEditor->spec().name);
-    const QString workspace = m_workspacePath.isEmpty() ? QString() : QFileInfo(m_workspacePath).fileName() + QStringLiteral(" — ");
+    const QString workspace
+        = m_workspacePath.isEmpty() ? QString() : QFileInfo(m_workspacePath).fileName() + QStringLiteral(" — ");
     setWindowTitle(tr("%1%2[*] — Elk Studio").arg(workspace, name.isEmpty() ? tr("untitled chip") : name));
     updateRunAction(); // the problem count changes without a validity change
 }
@@ -758,8 +766,9 @@ void MainWindow::showStatus(const QString& message, int timeoutMs)
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (isWindowModified()) {
-        const auto answer = QMessageBox::question(this, tr("Unsaved chip"), tr("The chip spec has unsaved changes. Save them?"),
-                                                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        const auto answer
+            = QMessageBox::question(this, tr("Unsaved chip"), tr("The chip spec has unsaved changes. Save them?"),
+                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
         if (answer == QMessageBox::Cancel) {
             event->ignore();
             return;

@@ -43,8 +43,7 @@ class SweepPanel;
 ///
 /// After the first run, every chip edit or run-parameter change re-runs by itself after a short
 /// pause (kRerunDelayMs), reusing the compiled model when only scheduling inputs changed.
-class MainWindow : public QMainWindow
-{
+class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     static constexpr int kRerunDelayMs = 300;
@@ -124,7 +123,6 @@ private:
     void onDesignChosen(int index);
     void onStepSelected(int step);
     void onOpActivated(int graphOp);
-    void startCompareRun(const elk::run::RunRequest& request);
     void updateDesignSelector();
     void updateRunAction();
     void updateTitle();

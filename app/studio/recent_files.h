@@ -9,8 +9,7 @@ namespace elk::app {
 
 /// A "recent files" menu kept in QSettings under `settingsKey` (UI state only): most recent first,
 /// no duplicates, files that no longer exist left out.
-class RecentFilesMenu : public QMenu
-{
+class RecentFilesMenu : public QMenu {
     Q_OBJECT
 public:
     static constexpr int kMaxFiles = 10;

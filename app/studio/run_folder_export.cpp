@@ -48,7 +48,7 @@ RunFolderExport exportRunFolder(const elk::run::RunResult& result, const QString
             write(QStringLiteral("intervals.csv"), elk::exports::intervalsCsv(named));
             for (const elk::exports::NamedSimResult& one : named)
                 write(QStringLiteral("links-%1.csv").arg(QString::fromStdString(one.name)),
-                      elk::exports::linkUtilizationCsv(*one.result));
+                    elk::exports::linkUtilizationCsv(*one.result));
         }
         for (const elk::run::DesignRun& design : result.designs) {
             if (!design.schedule || design.design == elk::schedule::Design::Ideal)

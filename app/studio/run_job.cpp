@@ -59,12 +59,11 @@ namespace {
     }
 
     /// RunControl over the job's QPromise: stop when the future is cancelled or the job's flag is set.
-    class PromiseRunControl final : public elk::RunControl
-    {
+    class PromiseRunControl final : public elk::RunControl {
     public:
         using StageChanged = std::function<void(int permille, const QString& stage)>;
-        PromiseRunControl(QPromise<RunJob::Outcome>& promise, std::shared_ptr<std::atomic<bool>> stop,
-                          StageChanged stageChanged)
+        PromiseRunControl(
+            QPromise<RunJob::Outcome>& promise, std::shared_ptr<std::atomic<bool>> stop, StageChanged stageChanged)
             : m_promise(promise)
             , m_stop(std::move(stop))
             , m_stageChanged(std::move(stageChanged))
@@ -109,16 +108,25 @@ namespace {
         return lines.join(QLatin1Char('\n'));
     }
 
-    void runOnWorker(QPromise<RunJob::Outcome>& promise, const elk::run::RunSpec& spec,
-                     const std::shared_ptr<const elk::run::CompiledModel>& reuse, elk::store::ResultStore* store,
-                     int threads, const std::shared_ptr<std::atomic<bool>>& stop,
-                     const PromiseRunControl::StageChanged& stageChanged)
+    void runOnWorker(QPromise<RunJob::Outcome>& promise, const RunJob::Resolver& resolve,
+        const std::shared_ptr<const elk::run::CompiledModel>& reuse, elk::store::ResultStore* store, int threads,
+        const std::shared_ptr<std::atomic<bool>>& stop, const PromiseRunControl::StageChanged& stageChanged)
     {
         // Nothing may escape the worker: every failure becomes an Outcome with an error text.
         const auto start = std::chrono::steady_clock::now();
         RunJob::Outcome outcome;
         try {
             PromiseRunControl control(promise, stop, stageChanged);
+            const elk::run::RunSpecResult resolved = resolve();
+            if (!resolved.ok()) {
+                QStringList lines;
+                for (const elk::chip::FieldError& error : resolved.errors)
+                    lines << QString::fromStdString(error.field + ": " + error.message);
+                outcome.error = lines.join(QLatin1Char('\n'));
+                promise.addResult(std::move(outcome));
+                return;
+            }
+            const elk::run::RunSpec& spec = resolved.spec;
             elk::run::RunResult result
                 = elk::store::runCached(spec, store, control, threads, reuse, true, &outcome.cache);
             if (result.status == elk::RunStatus::Stopped || control.stopRequested()) {
@@ -135,7 +143,8 @@ namespace {
             outcome.error = QObject::tr("internal error while running: unknown exception");
         }
         outcome.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        promise.setProgressValueAndText(kProgressMax, outcome.stopped ? QStringLiteral("stopped") : QStringLiteral("done"));
+        promise.setProgressValueAndText(
+            kProgressMax, outcome.stopped ? QStringLiteral("stopped") : QStringLiteral("done"));
         promise.addResult(std::move(outcome)); // dropped by QFuture when the job was cancelled
     }
 
@@ -167,6 +176,11 @@ RunJob::~RunJob()
 
 void RunJob::start(const elk::run::RunSpec& spec, std::shared_ptr<const elk::run::CompiledModel> reuse)
 {
+    start([spec] { return elk::run::RunSpecResult { spec, {} }; }, std::move(reuse));
+}
+
+void RunJob::start(Resolver resolve, std::shared_ptr<const elk::run::CompiledModel> reuse)
+{
     if (m_current) {
         // Superseded: asked to stop, its outcome dropped in onJobFinished without a signal.
         m_current->stop->store(true);
@@ -190,10 +204,11 @@ void RunJob::start(const elk::run::RunSpec& spec, std::shared_ptr<const elk::run
             },
             Qt::QueuedConnection);
     };
-    job->watcher->setFuture(QtConcurrent::run([spec, reuse = std::move(reuse), store = m_store, threads = m_threads,
-                                               stop = job->stop, stageChanged](QPromise<Outcome>& promise) {
-        runOnWorker(promise, spec, reuse, store, threads, stop, stageChanged);
-    }));
+    job->watcher->setFuture(
+        QtConcurrent::run([resolve = std::move(resolve), reuse = std::move(reuse), store = m_store, threads = m_threads,
+                              stop = job->stop, stageChanged](QPromise<Outcome>& promise) {
+            runOnWorker(promise, resolve, reuse, store, threads, stop, stageChanged);
+        }));
     emit started();
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -11,8 +12,7 @@
 #include "engine/run/run_compile.h"
 #include "engine/store/result_store.h"
 
-template<typename T>
-class QFutureWatcher;
+template <typename T> class QFutureWatcher;
 
 namespace elk::app {
 
@@ -27,8 +27,7 @@ namespace elk::app {
 ///  - Progress arrives at most ~25 times per second (QFutureWatcher throttles) and at every new stage,
 ///    as a percent over the whole run and the engine's stage name ("import", "partition",
 ///    "schedule elk-full", …).
-class RunJob : public QObject
-{
+class RunJob : public QObject {
     Q_OBJECT
 public:
     explicit RunJob(QObject* parent = nullptr);
@@ -44,6 +43,11 @@ public:
     /// Starts `spec`; `reuse` (may be null) is an already compiled model, used when its partition
     /// key matches, so an HBM edit only reschedules.
     void start(const elk::run::RunSpec& spec, std::shared_ptr<const elk::run::CompiledModel> reuse = nullptr);
+    /// The same, resolving the spec on the worker first (hashing a large model file takes a while);
+    /// `resolve` runs on the worker thread, so it must only use what it captured. Its errors arrive
+    /// through failed(), one "field: message" per line.
+    using Resolver = std::function<elk::run::RunSpecResult()>;
+    void start(Resolver resolve, std::shared_ptr<const elk::run::CompiledModel> reuse = nullptr);
     void cancel();
     bool isRunning() const { return m_current != nullptr; }
 
@@ -55,7 +59,8 @@ public:
 signals:
     void started();
     void progress(int percent, const QString& stage);
-    void finished(std::shared_ptr<const elk::run::RunResult> result, elk::store::CacheOutcome cache, double wallSeconds);
+    void finished(
+        std::shared_ptr<const elk::run::RunResult> result, elk::store::CacheOutcome cache, double wallSeconds);
     void failed(const QString& message);
     void cancelled();
 

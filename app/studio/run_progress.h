@@ -16,8 +16,7 @@ QString stageText(const QString& stage);
 
 /// The status bar's job display: a stage label, a progress bar and a Cancel button, shown while a
 /// job runs and hidden (leaving a short summary) when it ends.
-class RunProgress : public QWidget
-{
+class RunProgress : public QWidget {
     Q_OBJECT
 public:
     explicit RunProgress(QWidget* parent = nullptr);

@@ -20,9 +20,8 @@ namespace elk::app {
 
 const QStringList& RunViews::tabKinds()
 {
-    static const QStringList kinds { QStringLiteral("chip"),    QStringLiteral("designs"), QStringLiteral("pareto"),
-                                     QStringLiteral("gantt"),   QStringLiteral("heatmap"), QStringLiteral("sweep"),
-                                     QStringLiteral("classroom") };
+    static const QStringList kinds { QStringLiteral("chip"), QStringLiteral("designs"), QStringLiteral("pareto"),
+        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("sweep"), QStringLiteral("classroom") };
     return kinds;
 }
 
@@ -84,9 +83,12 @@ void RunViews::setRun(elk::widgets::RunSnapshotPtr run)
     if (m_run && m_selectedStep >= int(m_run->problem.steps.size()))
         m_selectedStep = -1;
     updateTogether([this] {
+        // Every setter rebuilds the view: only what changed, the run last.
         for (elk::widgets::PlotView* view : runViews()) {
-            view->setDesignIndex(m_designIndex);
-            view->setSelectedStep(m_selectedStep);
+            if (view->designIndex() != m_designIndex)
+                view->setDesignIndex(m_designIndex);
+            if (view->selectedStep() != m_selectedStep)
+                view->setSelectedStep(m_selectedStep);
             view->setRun(m_run);
         }
     });
@@ -116,8 +118,10 @@ void RunViews::setDesignIndex(int index)
 {
     m_designIndex = index;
     updateTogether([this, index] {
-        for (elk::widgets::PlotView* view : runViews())
-            view->setDesignIndex(index);
+        for (elk::widgets::PlotView* view : runViews()) {
+            if (view->designIndex() != index)
+                view->setDesignIndex(index);
+        }
     });
     updateClassroomPair();
 }
@@ -125,8 +129,10 @@ void RunViews::setDesignIndex(int index)
 void RunViews::setSelectedStep(int step)
 {
     m_selectedStep = step;
-    for (elk::widgets::PlotView* view : runViews())
-        view->setSelectedStep(step);
+    for (elk::widgets::PlotView* view : runViews()) {
+        if (view->selectedStep() != step)
+            view->setSelectedStep(step);
+    }
 }
 
 void RunViews::onViewStepSelected(int step)

@@ -26,8 +26,7 @@ class SweepPanel;
 /// The central tabs: Chip (the page given), Designs, Pareto, Timeline (Gantt over bandwidth, one time
 /// axis), Links, Sweep and Classroom. Every run view gets the same immutable snapshot, the same
 /// design and the same selected step; a step picked in any view is shown by all (stepSelected).
-class RunViews : public QTabWidget
-{
+class RunViews : public QTabWidget {
     Q_OBJECT
 public:
     /// Tab kinds, in tab order; the names a workspace's "views" section uses.

@@ -33,15 +33,17 @@ namespace {
 
     constexpr auto kSnapshotInterval = std::chrono::milliseconds(100);
 
-    class SweepControl final : public elk::RunControl
-    {
+    class SweepControl final : public elk::RunControl {
     public:
         SweepControl(QPromise<SweepJob::Outcome>& promise, std::shared_ptr<std::atomic<bool>> stop)
             : m_promise(promise)
             , m_stop(std::move(stop))
         {
         }
-        bool stopRequested() const override { return m_stop->load(std::memory_order_relaxed) || m_promise.isCanceled(); }
+        bool stopRequested() const override
+        {
+            return m_stop->load(std::memory_order_relaxed) || m_promise.isCanceled();
+        }
         void progress(std::int64_t done, std::int64_t total, std::string_view) override
         {
             if (total > 0)
@@ -63,6 +65,11 @@ SweepJob::SweepJob(QObject* parent)
 
 SweepJob::~SweepJob()
 {
+    stopAndWait();
+}
+
+void SweepJob::stopAndWait()
+{
     std::vector<Job*> jobs = m_stopping;
     if (m_current)
         jobs.push_back(m_current);
@@ -76,10 +83,12 @@ SweepJob::~SweepJob()
         delete job->watcher;
         delete job;
     }
+    m_stopping.clear();
+    m_current = nullptr;
 }
 
-void SweepJob::start(elk::run::RunRequest base, std::vector<elk::run::SweepAxis> axes,
-                     std::optional<elk::chip::ChipSpec> chip)
+void SweepJob::start(
+    elk::run::RunRequest base, std::vector<elk::run::SweepAxis> axes, std::optional<elk::chip::ChipSpec> chip)
 {
     if (m_current) {
         m_current->stop->store(true);
@@ -119,8 +128,8 @@ void SweepJob::start(elk::run::RunRequest base, std::vector<elk::run::SweepAxis>
             Qt::QueuedConnection);
     };
     job->watcher->setFuture(QtConcurrent::run([base = std::move(base), axes = std::move(axes), store = m_store,
-                                               threads = m_threads, stop = job->stop, post,
-                                               chipFolder](QPromise<Outcome>& promise) {
+                                                  threads = m_threads, stop = job->stop, post,
+                                                  chipFolder](QPromise<Outcome>& promise) {
         const auto start = std::chrono::steady_clock::now();
         auto lastPost = start - kSnapshotInterval;
         Outcome outcome;

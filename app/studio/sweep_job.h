@@ -24,8 +24,7 @@ using SweepSnapshotPtr = std::shared_ptr<const elk::run::SweepResult>;
 /// snapshots of the whole grid (at most ~10 per second, and always the last), queued to the GUI
 /// thread. A newer start() supersedes the running sweep (its snapshots stop at once); cancel()
 /// stops it and cancelled() carries the points finished so far.
-class SweepJob : public QObject
-{
+class SweepJob : public QObject {
     Q_OBJECT
 public:
     explicit SweepJob(QObject* parent = nullptr);
@@ -40,8 +39,10 @@ public:
     /// is written to a temporary chip file the sweep resolves, so the points are the same RunSpecs
     /// the chip would give anywhere).
     void start(elk::run::RunRequest base, std::vector<elk::run::SweepAxis> axes,
-               std::optional<elk::chip::ChipSpec> chip = std::nullopt);
+        std::optional<elk::chip::ChipSpec> chip = std::nullopt);
     void cancel();
+    /// Stops every sweep and waits for its workers, without any signal (before what they use goes).
+    void stopAndWait();
     bool isRunning() const { return m_current != nullptr; }
 
     struct Outcome;

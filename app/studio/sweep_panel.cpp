@@ -27,6 +27,19 @@ namespace {
         return QString::number(value, 'g', 12);
     }
 
+    /// "Latency vs HBM bandwidth (2–18 TB/s on ipu-pod4-hbm)" → "HBM bandwidth": what the study varies.
+    QString presetLabel(QString title)
+    {
+        const QString prefix = QStringLiteral("Latency vs ");
+        if (title.startsWith(prefix))
+            title = title.mid(prefix.size());
+        if (const int bracket = int(title.indexOf(QLatin1String(" ("))); bracket > 0)
+            title.truncate(bracket);
+        if (!title.isEmpty())
+            title[0] = title[0].toUpper();
+        return title;
+    }
+
     int axisPointCount(double start, double stop, double step)
     {
         if (step <= 0 || stop < start)
@@ -40,22 +53,24 @@ const std::vector<SweepPanel::Field>& SweepPanel::fields()
     using elk::chip::ChipSpec;
     static const std::vector<Field> list {
         { QStringLiteral("hbm.bandwidthGBpsPerStack"), tr("HBM bandwidth per stack (GB/s)"), false,
-          [](const ChipSpec& c) { return c.hbm.bandwidthGBpsPerStack; } },
+            [](const ChipSpec& c) { return c.hbm.bandwidthGBpsPerStack; } },
         { QStringLiteral("hbm.stacksPerChip"), tr("HBM stacks per chip"), true,
-          [](const ChipSpec& c) { return double(c.hbm.stacksPerChip); } },
-        { QStringLiteral("hbm.latencyNs"), tr("HBM latency (ns)"), true, [](const ChipSpec& c) { return double(c.hbm.latencyNs); } },
+            [](const ChipSpec& c) { return double(c.hbm.stacksPerChip); } },
+        { QStringLiteral("hbm.latencyNs"), tr("HBM latency (ns)"), true,
+            [](const ChipSpec& c) { return double(c.hbm.latencyNs); } },
         { QStringLiteral("interconnect.linkBandwidthGBpsPerCore"), tr("NoC link bandwidth per core (GB/s)"), false,
-          [](const ChipSpec& c) { return c.interconnect.linkBandwidthGBpsPerCore; } },
+            [](const ChipSpec& c) { return c.interconnect.linkBandwidthGBpsPerCore; } },
         { QStringLiteral("interconnect.hopLatencyCycles"), tr("NoC hop latency (cycles)"), true,
-          [](const ChipSpec& c) { return double(c.interconnect.hopLatencyCycles); } },
+            [](const ChipSpec& c) { return double(c.interconnect.hopLatencyCycles); } },
         { QStringLiteral("interconnect.syncCostCycles"), tr("Exchange sync cost (cycles)"), true,
-          [](const ChipSpec& c) { return double(c.interconnect.syncCostCycles); } },
+            [](const ChipSpec& c) { return double(c.interconnect.syncCostCycles); } },
         { QStringLiteral("interChip.linkBandwidthGBps"), tr("Inter-chip bandwidth per chip (GB/s)"), false,
-          [](const ChipSpec& c) { return c.interChip.linkBandwidthGBps; } },
-        { QStringLiteral("coresPerChip"), tr("Cores per chip"), true, [](const ChipSpec& c) { return double(c.coresPerChip); } },
+            [](const ChipSpec& c) { return c.interChip.linkBandwidthGBps; } },
+        { QStringLiteral("coresPerChip"), tr("Cores per chip"), true,
+            [](const ChipSpec& c) { return double(c.coresPerChip); } },
         { QStringLiteral("chips"), tr("Chips"), true, [](const ChipSpec& c) { return double(c.chips); } },
         { QStringLiteral("sramBytesPerCore"), tr("SRAM per core (bytes)"), true,
-          [](const ChipSpec& c) { return double(c.sramBytesPerCore); } },
+            [](const ChipSpec& c) { return double(c.sramBytesPerCore); } },
         { QStringLiteral("clockHz"), tr("Clock (Hz)"), false, [](const ChipSpec& c) { return c.clockHz; } },
     };
     return list;
@@ -80,13 +95,15 @@ SweepPanel::SweepPanel(QWidget* parent)
     auto* presets = new QHBoxLayout;
     presets->addWidget(new QLabel(tr("Studies:")));
     for (const elk::run::SweepPreset& preset : elk::run::sweepPresets()) {
-        auto* button = new QPushButton(QString::fromStdString(preset.name));
+        auto* button = new QPushButton(presetLabel(QString::fromStdString(preset.title)));
         button->setObjectName(QStringLiteral("preset-") + QString::fromStdString(preset.name));
         QStringList varies;
         for (const std::string& vary : preset.varySpecs)
             varies << QString::fromStdString(vary);
-        button->setToolTip(QString::fromStdString(preset.title) + QStringLiteral("\n") + varies.join(QLatin1Char('\n')));
-        connect(button, &QPushButton::clicked, this, [this, name = preset.name] { runPreset(QString::fromStdString(name)); });
+        button->setToolTip(
+            QString::fromStdString(preset.title) + QStringLiteral("\n") + varies.join(QLatin1Char('\n')));
+        connect(button, &QPushButton::clicked, this,
+            [this, name = preset.name] { runPreset(QString::fromStdString(name)); });
         presets->addWidget(button);
         m_presetButtons.push_back(button);
     }
@@ -117,9 +134,11 @@ SweepPanel::SweepPanel(QWidget* parent)
     connect(m_run, &QPushButton::clicked, this, &SweepPanel::runSweep);
     connect(m_cancel, &QPushButton::clicked, this, &SweepPanel::cancel);
     connect(m_job, &SweepJob::updated, this, &SweepPanel::onUpdated);
-    connect(m_job, &SweepJob::finished, this,
-            [this](const SweepSnapshotPtr& sweep, double seconds) { onEnded(sweep, tr("in %1 s").arg(seconds, 0, 'f', 1)); });
-    connect(m_job, &SweepJob::cancelled, this, [this](const SweepSnapshotPtr& sweep) { onEnded(sweep, tr("cancelled")); });
+    connect(m_job, &SweepJob::finished, this, [this](const SweepSnapshotPtr& sweep, double seconds) {
+        onEnded(sweep, tr("in %1 s").arg(seconds, 0, 'f', 1));
+    });
+    connect(
+        m_job, &SweepJob::cancelled, this, [this](const SweepSnapshotPtr& sweep) { onEnded(sweep, tr("cancelled")); });
     connect(m_job, &SweepJob::failed, this, [this](const QString& message) {
         setBusy(false);
         m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
@@ -145,7 +164,7 @@ QWidget* SweepPanel::buildAxisRow(AxisControls& axis, int index)
         auto* box = new QDoubleSpinBox;
         box->setObjectName(QStringLiteral("%1%2").arg(QLatin1String(name)).arg(axisIndex));
         box->setRange(0, 1e15);
-        box->setDecimals(3);
+        box->setDecimals(2);
         box->setMinimumWidth(110);
         return box;
     };
@@ -171,7 +190,19 @@ void SweepPanel::setSecondAxisEnabled(bool enabled)
 {
     m_secondEnabled->setChecked(enabled);
     m_secondRow->setEnabled(enabled);
+    if (enabled && m_axes[1].step->value() <= 0)
+        onFieldChosen(1);
     updateCounts();
+}
+
+void SweepPanel::showEvent(QShowEvent* event)
+{
+    // Ranges around the chip's values, once there is a chip to take them from.
+    for (int axis = 0; axis < 2; ++axis) {
+        if (m_axes[axis].step->value() <= 0)
+            onFieldChosen(axis);
+    }
+    QWidget::showEvent(event);
 }
 
 void SweepPanel::onFieldChosen(int axis)
@@ -201,7 +232,7 @@ void SweepPanel::setAxis(int axis, const QString& field, double start, double st
         controls.field->setCurrentIndex(index);
     const bool integer = index >= 0 && fields()[std::size_t(index)].integer;
     for (QDoubleSpinBox* box : { controls.start, controls.stop, controls.step })
-        box->setDecimals(integer ? 0 : 3);
+        box->setDecimals(integer ? 0 : 2);
     controls.start->setValue(start);
     controls.stop->setValue(stop);
     controls.step->setValue(step);
@@ -218,8 +249,8 @@ void SweepPanel::updateCounts()
         if (a == 0 || m_secondEnabled->isChecked())
             total *= count;
     }
-    m_run->setToolTip(tr("Run %n grid point(s) in the background (served from the result cache when repeated)",
-                         nullptr, total));
+    m_run->setToolTip(
+        tr("Run %n grid point(s) in the background (served from the result cache when repeated)", nullptr, total));
 }
 
 std::vector<elk::run::SweepAxis> SweepPanel::axesFromControls(QString* error) const
@@ -283,7 +314,8 @@ bool SweepPanel::runPreset(const QString& name)
         const QStringList range = vary.section(QLatin1Char('='), 1).split(QLatin1Char(':'));
         if (preset.varySpecs.size() == 1 && range.size() == 3) {
             setSecondAxisEnabled(false);
-            setAxis(0, vary.section(QLatin1Char('='), 0, 0), range[0].toDouble(), range[1].toDouble(), range[2].toDouble());
+            setAxis(
+                0, vary.section(QLatin1Char('='), 0, 0), range[0].toDouble(), range[1].toDouble(), range[2].toDouble());
         }
         start(std::move(axes));
         return true;
@@ -339,7 +371,7 @@ void SweepPanel::onEnded(const SweepSnapshotPtr& sweep, const QString& how)
     const int done = sweep ? sweep->doneCount() : 0;
     QString text = tr("%1 of %2 points %3; %4 from the cache").arg(done).arg(m_pointCount).arg(how).arg(cached);
     if (failed > 0)
-        text += tr("; %n without a result (hover a point)", nullptr, failed);
+        text += tr("; %n without a result", nullptr, failed);
     m_status->setText(text);
     emit statusMessage(tr("Sweep: %1").arg(text));
 }

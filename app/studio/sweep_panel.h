@@ -35,8 +35,7 @@ struct SweepBase {
 /// The Sweep tab: one or two numeric ChipSpec fields with start/stop/step (or a one-click preset of
 /// the paper's studies) → runSweep in the background through the result cache, the SweepView
 /// filling in point by point; Cancel keeps the points done so far.
-class SweepPanel : public QWidget
-{
+class SweepPanel : public QWidget {
     Q_OBJECT
 public:
     /// A numeric chip field a sweep can vary.
@@ -72,6 +71,9 @@ public slots:
 
 signals:
     void statusMessage(const QString& message);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct AxisControls {

@@ -34,15 +34,15 @@ RunRecordInfo record(const char* hash, const char* model, double elkFullMs)
 
 } // namespace
 
-class TestHistoryModel : public QObject
-{
+class TestHistoryModel : public QObject {
     Q_OBJECT
 private slots:
     void columnsShowTheRecord_data()
     {
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("display");
-        QTest::addRow("model: bundled prefix dropped") << int(HistoryModel::ModelColumn) << QStringLiteral("llama2-13b");
+        QTest::addRow("model: bundled prefix dropped")
+            << int(HistoryModel::ModelColumn) << QStringLiteral("llama2-13b");
         QTest::addRow("chip") << int(HistoryModel::ChipColumn) << QStringLiteral("ipu-pod4-hbm");
         QTest::addRow("phase") << int(HistoryModel::PhaseColumn) << QStringLiteral("decode");
         QTest::addRow("batch") << int(HistoryModel::BatchColumn) << QStringLiteral("32");
@@ -80,7 +80,8 @@ private slots:
     {
         HistoryModel model;
         model.setRecords({ record("aa", "bundled:llama2-13b", 1.0), record("bb", "bundled:opt-30b", 2.0) });
-        QCOMPARE(model.index(1, HistoryModel::ChipColumn).data(HistoryModel::SpecHashRole).toString(), QStringLiteral("bb"));
+        QCOMPARE(
+            model.index(1, HistoryModel::ChipColumn).data(HistoryModel::SpecHashRole).toString(), QStringLiteral("bb"));
         QVERIFY(model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("elk-full: 1.000 ms")));
     }
 

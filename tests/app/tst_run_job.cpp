@@ -23,15 +23,20 @@ constexpr int kRunTimeoutMs = 240000; // Debug builds of the long job take a whi
 constexpr qint64 kMaxTickGapMs = 100;
 constexpr qint64 kMaxCancelMs = 100;
 
-/// A long job: Llama-2-13B decode, batch 16, on one IPU (≈ 1 s in Release, ≈ 5 s in Debug).
-const char* const kLongModel = "llama2-13b";
-const char* const kLongChip = "ipu-mk2-hbm";
+/// Importing (run::loadRunModel: building and importing an ONNX model) does not poll stopRequested();
+/// Llama-2-70B takes ~0.2 s in Release, ~0.5 s in Debug, so a cancel then waits for the import's end.
+constexpr qint64 kMaxImportCancelMs = 1000;
+
+/// A long job: Llama-2-70B decode, batch 16, on four IPUs (≈ 2 s in Release, more in Debug), so
+/// every stage lasts long enough to be cancelled in, whatever the build type.
+const char* const kLongModel = "llama2-70b";
+const char* const kLongChip = "ipu-pod4-hbm";
 /// A short job: one decoder layer (fixed shapes) on one IPU.
 const char* const kSmallModel = ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json";
 const char* const kSmallChip = "ipu-mk2-hbm";
 
-run::RunSpec resolved(const std::string& model, const std::string& chip, std::int64_t batch,
-                      std::vector<std::string> overrides = {})
+run::RunSpec resolved(
+    const std::string& model, const std::string& chip, std::int64_t batch, std::vector<std::string> overrides = {})
 {
     run::RunRequest request;
     request.modelPath = model;
@@ -45,7 +50,10 @@ run::RunSpec resolved(const std::string& model, const std::string& chip, std::in
     return result.spec;
 }
 
-run::RunSpec longSpec() { return resolved(kLongModel, kLongChip, 16); }
+run::RunSpec longSpec()
+{
+    return resolved(kLongModel, kLongChip, 16);
+}
 run::RunSpec smallSpec(std::vector<std::string> overrides = {})
 {
     return resolved(kSmallModel, kSmallChip, 1, std::move(overrides));
@@ -65,13 +73,13 @@ struct Recorder {
     explicit Recorder(RunJob& job)
     {
         QObject::connect(&job, &RunJob::progress, &job,
-                         [this](int percent, const QString& stage) { progress.emplace_back(percent, stage); });
+            [this](int percent, const QString& stage) { progress.emplace_back(percent, stage); });
         QObject::connect(&job, &RunJob::finished, &job,
-                         [this](std::shared_ptr<const run::RunResult> result, store::CacheOutcome outcome, double wall) {
-                             results.push_back(std::move(result));
-                             cache.push_back(outcome);
-                             wallSeconds.push_back(wall);
-                         });
+            [this](std::shared_ptr<const run::RunResult> result, store::CacheOutcome outcome, double wall) {
+                results.push_back(std::move(result));
+                cache.push_back(outcome);
+                wallSeconds.push_back(wall);
+            });
         QObject::connect(&job, &RunJob::failed, &job, [this](const QString& message) { failures << message; });
         QObject::connect(&job, &RunJob::cancelled, &job, [this] {
             ++cancelledCount;
@@ -82,7 +90,8 @@ struct Recorder {
     int outcomes() const { return int(results.size()) + int(failures.size()) + cancelledCount; }
     bool sawStage(const QString& prefix) const
     {
-        return std::any_of(progress.begin(), progress.end(), [&](const auto& p) { return p.second.startsWith(prefix); });
+        return std::any_of(
+            progress.begin(), progress.end(), [&](const auto& p) { return p.second.startsWith(prefix); });
     }
 };
 
@@ -96,8 +105,7 @@ std::vector<double> simulatedLatencies(const run::RunResult& result)
 
 } // namespace
 
-class TestRunJob : public QObject
-{
+class TestRunJob : public QObject {
     Q_OBJECT
 private slots:
     void guiThreadKeepsTickingDuringALongJob()
@@ -128,7 +136,9 @@ private slots:
         }
         QTRY_COMPARE_WITH_TIMEOUT(recorder.outcomes(), 1, kRunTimeoutMs);
         timer.stop();
-        QVERIFY2(ticks >= 100, qPrintable(QStringLiteral("only %1 ticks in %2 ms").arg(ticks).arg(running.elapsed())));
+        // A 10 ms timer on a free GUI thread ticks ~100 times a second; half of that is the floor.
+        QVERIFY2(ticks >= running.elapsed() / 20,
+            qPrintable(QStringLiteral("only %1 ticks in %2 ms").arg(ticks).arg(running.elapsed())));
         QVERIFY2(maxGapMs <= kMaxTickGapMs, qPrintable(QStringLiteral("GUI thread blocked for %1 ms").arg(maxGapMs)));
         QVERIFY(!recorder.progress.empty());
         if (stillRunning)
@@ -157,15 +167,12 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(recorder.cancelledCount, 1, 5000);
         QVERIFY(recorder.cancelMs.has_value());
         qInfo("cancelled() %lld ms after cancel() during '%s'", *recorder.cancelMs,
-              qPrintable(recorder.progress.back().second));
-        // Known engine gap: importing (run::loadRunModel building and importing the bundled ONNX) never
-        // polls stopRequested(); it takes ~0.2 s in Release, ~0.5 s in Debug. Once it polls, this row
-        // passes and the XPASS says to remove the line below.
-        QEXPECT_FAIL("while importing", "run::loadRunModel does not poll stopRequested()", Continue);
-        QVERIFY2(*recorder.cancelMs <= kMaxCancelMs,
-                 qPrintable(QStringLiteral("cancelled() came %1 ms after cancel() during '%2'")
-                                .arg(*recorder.cancelMs)
-                                .arg(recorder.progress.back().second)));
+            qPrintable(recorder.progress.back().second));
+        const qint64 limitMs = stage == QStringLiteral("import") ? kMaxImportCancelMs : kMaxCancelMs;
+        QVERIFY2(*recorder.cancelMs <= limitMs,
+            qPrintable(QStringLiteral("cancelled() came %1 ms after cancel() during '%2'")
+                           .arg(*recorder.cancelMs)
+                           .arg(recorder.progress.back().second)));
         QVERIFY(recorder.results.empty());
         QVERIFY(!job.isRunning());
     }
@@ -200,7 +207,8 @@ private slots:
     {
         QTemporaryDir folder;
         QVERIFY(folder.isValid());
-        store::OpenResult opened = store::ResultStore::open(folder.filePath(QStringLiteral("results.sqlite")).toStdString());
+        store::OpenResult opened
+            = store::ResultStore::open(folder.filePath(QStringLiteral("results.sqlite")).toStdString());
         QVERIFY2(opened.store, opened.error.c_str());
         RunJob job;
         job.setStore(opened.store.get());
@@ -217,7 +225,8 @@ private slots:
         QCOMPARE(recorder.results.size(), std::size_t(2));
         QVERIFY(recorder.cache[1].runHit);
         QVERIFY2(recorder.wallSeconds[1] < recorder.wallSeconds[0],
-                 qPrintable(QStringLiteral("cold %1 s, cached %2 s").arg(recorder.wallSeconds[0]).arg(recorder.wallSeconds[1])));
+            qPrintable(
+                QStringLiteral("cold %1 s, cached %2 s").arg(recorder.wallSeconds[0]).arg(recorder.wallSeconds[1])));
         QCOMPARE(recorder.results[1]->spec, spec);
         QCOMPARE(simulatedLatencies(*recorder.results[1]), simulatedLatencies(*recorder.results[0]));
     }

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -31,8 +32,12 @@
 #include "app/studio/run_views.h"
 #include "app/studio/sweep_panel.h"
 #include "engine/run/run_compile.h"
+#include "widgets/chip_editor/chip_compare_picker.h"
 #include "widgets/chip_editor/chip_editor.h"
 #include "widgets/model/model_pane.h"
+#include "widgets/model/op_table_model.h"
+#include "widgets/plots/designs_view.h"
+#include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
 #include "widgets/timeline/gantt_view.h"
 
@@ -62,8 +67,7 @@ QByteArray head(const QString& path, int bytes)
 
 } // namespace
 
-class TestStudioFlow : public QObject
-{
+class TestStudioFlow : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_folder;
@@ -167,7 +171,23 @@ private slots:
         QCOMPARE(rerun->spec, m_firstRun->spec);
         QCOMPARE(latencies(*rerun), latencies(*m_firstRun));
         QVERIFY2(m_window->lastRunSeconds() < m_firstSeconds,
-                 qPrintable(QStringLiteral("cold %1 s, cached %2 s").arg(m_firstSeconds).arg(m_window->lastRunSeconds())));
+            qPrintable(QStringLiteral("cold %1 s, cached %2 s").arg(m_firstSeconds).arg(m_window->lastRunSeconds())));
+    }
+
+    void compareChipRunsBeside()
+    {
+        elk::widgets::DesignsView* designs = m_window->views()->designsView();
+        QVERIFY(!designs->compareRun());
+        m_window->comparePicker()->setCompareChip(QStringLiteral("ipu-pod4-hbm")); // re-runs by itself
+        QVERIFY(QTest::qWaitFor([&] { return designs->compareRun() != nullptr; }, kRunTimeoutMs));
+        QCOMPARE(designs->compareRun()->spec.chip.name, std::string("ipu-pod4-hbm"));
+        QCOMPARE(designs->compareRun()->spec.model, m_firstRun->spec.model);
+        QCOMPARE(designs->rowNames().size(), 5);
+        QCOMPARE(designs->speedupLabels().size(), 10); // both runs' rows
+        const auto shown = m_window->lastRun();
+        m_window->comparePicker()->setCompareChip(QString());
+        QVERIFY(waitForNewRun(shown));
+        QVERIFY(!designs->compareRun());
     }
 
     void everyViewHasData()
@@ -182,6 +202,18 @@ private slots:
         emit views->ganttView()->stepSelected(4);
         for (elk::widgets::PlotView* view : views->runViews())
             QCOMPARE(view->selectedStep(), 4);
+        // The model pane's op table follows: execution step → graph step → graph op.
+        const auto& compiled = *m_window->lastRun()->compiled;
+        const int graphOp = int(compiled.analysis.order[std::size_t(compiled.steps.graphStep[4])]);
+        auto* table = m_window->modelPane()->findChild<QTableView*>(QStringLiteral("opTable"));
+        QVERIFY(table);
+        QCOMPARE(table->currentIndex().data(elk::widgets::OpTableModel::GraphOpRole).toInt(), graphOp);
+
+        // And back: an op picked in the table selects its first execution step everywhere.
+        const int otherOp = int(compiled.analysis.order[std::size_t(compiled.steps.graphStep[7])]);
+        emit m_window->modelPane()->opActivated(otherOp);
+        QCOMPARE(views->selectedStep(), 7);
+        QCOMPARE(views->paretoView()->selectedStep(), 7);
         views->setSelectedStep(-1);
     }
 
@@ -221,7 +253,8 @@ private slots:
             QVERIFY2(error.isEmpty(), qPrintable(view->figureKind() + QStringLiteral(": ") + error));
             QVERIFY2(QFileInfo(path).size() > 1000, qPrintable(path));
             const QByteArray start = head(path, 4096);
-            QVERIFY2(suffix == QLatin1String("svg") ? start.contains(magic) : start.startsWith(magic), qPrintable(path));
+            QVERIFY2(
+                suffix == QLatin1String("svg") ? start.contains(magic) : start.startsWith(magic), qPrintable(path));
         }
     }
 
@@ -230,15 +263,16 @@ private slots:
         const QString folder = m_folder.filePath(QStringLiteral("run-export"));
         const elk::app::RunFolderExport written = elk::app::exportRunFolder(*m_window->lastRun(), folder);
         QVERIFY2(written.ok(), qPrintable(written.error));
-        for (const char* name : { "runspec.json", "run.json", "trace.perfetto.json", "intervals.csv", "links-elk-full.csv",
-                                  "program-elk-full.json", "program-elk-full.txt" })
+        for (const char* name : { "runspec.json", "run.json", "trace.perfetto.json", "intervals.csv",
+                 "links-elk-full.csv", "program-elk-full.json", "program-elk-full.txt" })
             QVERIFY2(written.files.contains(QLatin1String(name)), name);
         QVERIFY(!written.files.contains(QStringLiteral("program-ideal.json"))); // ideal has no SRAM-bounded program
         for (const char* json : { "runspec.json", "run.json", "trace.perfetto.json", "program-basic.json" }) {
             QFile file(QDir(folder).filePath(QLatin1String(json)));
             QVERIFY(file.open(QIODevice::ReadOnly));
             QJsonParseError error;
-            QVERIFY2(!QJsonDocument::fromJson(file.readAll(), &error).isNull(), qPrintable(QLatin1String(json) + QStringLiteral(": ") + error.errorString()));
+            QVERIFY2(!QJsonDocument::fromJson(file.readAll(), &error).isNull(),
+                qPrintable(QLatin1String(json) + QStringLiteral(": ") + error.errorString()));
         }
         QVERIFY(head(QDir(folder).filePath(QStringLiteral("intervals.csv")), 16).startsWith("design,step,op"));
     }
@@ -260,7 +294,8 @@ private slots:
         QVERIFY(waitForNewRun(shown));
         QVERIFY(m_window->lastCacheOutcome().runHit);
         QCOMPARE(m_window->chipEditor()->spec(), m_window->lastRun()->spec.chip); // the controls follow
-        QVERIFY(m_window->lastRun()->spec.chip.hbm.bandwidthGBpsPerStack < m_firstRun->spec.chip.hbm.bandwidthGBpsPerStack);
+        QVERIFY(
+            m_window->lastRun()->spec.chip.hbm.bandwidthGBpsPerStack < m_firstRun->spec.chip.hbm.bandwidthGBpsPerStack);
         QTest::qWait(MainWindow::kRerunDelayMs * 2);
         QVERIFY(!m_window->runJob()->isRunning()); // showing the reopened run is not an edit
     }
@@ -300,6 +335,21 @@ private slots:
         QCOMPARE(QApplication::font(), font);
         QCOMPARE(m_window->views()->currentKind(), kind);
         QVERIFY(m_window->modelPane()->isVisible());
+    }
+
+    void corruptCacheIsMovedAsideWithAMessage()
+    {
+        const QString path = m_folder.filePath(QStringLiteral("corrupt/results.sqlite"));
+        QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(4096, 'x')); // not an SQLite database
+        file.close();
+        MainWindow window(path);
+        QVERIFY(window.store()); // a fresh cache in its place
+        QVERIFY2(window.storeMessage().contains(QStringLiteral("corrupt")), qPrintable(window.storeMessage()));
+        QVERIFY(
+            !QDir(QFileInfo(path).absolutePath()).entryList({ QStringLiteral("results.sqlite.corrupt-*") }).isEmpty());
     }
 
     void cleanupTestCase()
