@@ -6,10 +6,12 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFile>
 #include <QTextStream>
 
 #include "app/cli/cli_internal.h"
 #include "engine/core/version.h"
+#include "engine/store/result_store.h"
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -50,6 +52,35 @@ namespace cli {
         return QString::number(value, 'g', digits);
     }
 
+    bool writeFile(const QString& path, const std::string& text, const QString& command, Io io)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            || file.write(text.data(), qint64(text.size())) != qint64(text.size())) {
+            io.err << command << ": cannot write " << path << ": " << file.errorString() << "\n";
+            return false;
+        }
+        return true;
+    }
+
+    std::unique_ptr<store::ResultStore> openCache(
+        bool disabled, const QString& explicitPath, const QString& command, Io io, QString* openedPath)
+    {
+        if (disabled)
+            return nullptr;
+        const std::string path = explicitPath.isEmpty() ? store::ResultStore::defaultPath() : explicitPath.toStdString();
+        store::OpenResult opened = store::ResultStore::open(path);
+        if (!opened.message.empty())
+            io.err << command << ": " << QString::fromStdString(opened.message) << "\n";
+        if (!opened.store) {
+            io.err << command << ": " << QString::fromStdString(opened.error) << "; running without the cache\n";
+            return nullptr;
+        }
+        if (openedPath != nullptr)
+            *openedPath = QString::fromStdString(path);
+        return std::move(opened.store);
+    }
+
 } // namespace cli
 
 namespace {
@@ -85,6 +116,14 @@ Commands:
       [run options] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
                                    latency of every design over a grid of chip
                                    variants, in parallel, served from the result cache
+  hlo MODULE.mlir [--system PRESET|FILE] [--estimator roofline|icca:CHIP|table:CSV]...
+      [--split linear|dependency] [--json OUT] [--csv OUT] [--trace OUT] [--chakra DIR]
+      | hlo MODULE.mlir --check | hlo --list
+                                   step time of a StableHLO module on a GPU/TPU system or
+                                   an ICCA chip: compute, communication, exposed comm.
+  validate [--reference FILE.csv] [--module WORKLOAD=PATH]... [--fit-on SYSTEM]...
+                                   predicted vs measured step times: per-row error, MAPE,
+                                   cross-generation speedup error (default: hespas's table)
   figure KIND (--run-spec FILE | MODEL --chip C) --out FILE.pdf|svg|png
       [--view-design NAME] [--op NAME|STEP] [--style column|wide|slide] [--vary ...]
                                    render one of elk-studio's figures headless: designs,
@@ -130,6 +169,10 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runRun(rest, io);
         if (first == u"sweep"_s)
             return cli::runSweep(rest, io);
+        if (first == u"hlo"_s)
+            return cli::runHlo(rest, io);
+        if (first == u"validate"_s)
+            return cli::runValidate(rest, io);
         if (first == u"figure"_s) {
             // Handled in main() when elk is built with the GUI libraries (it needs a QApplication).
             io.err << "elk figure: this elk was built without the GUI libraries (ELK_BUILD_GUI=OFF); "

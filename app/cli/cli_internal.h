@@ -3,6 +3,9 @@
 // Shared by the command implementations of the elk CLI; not used outside app/cli.
 #pragma once
 
+#include <memory>
+#include <string>
+
 #include <QString>
 #include <QStringList>
 
@@ -10,6 +13,9 @@ class QCommandLineParser;
 
 namespace elk::chip {
 struct ChipSpec;
+}
+namespace elk::store {
+class ResultStore;
 }
 class QTextStream;
 
@@ -29,6 +35,8 @@ int runInspect(const QStringList& args, Io io);
 int runFitCost(const QStringList& args, Io io);
 int runRun(const QStringList& args, Io io);
 int runSweep(const QStringList& args, Io io);
+int runHlo(const QStringList& args, Io io);
+int runValidate(const QStringList& args, Io io);
 
 /// One line: name, chips × cores, SRAM per core, clock, interconnect, HBM bandwidth and capacity.
 QString chipSummary(const chip::ChipSpec& spec);
@@ -42,5 +50,13 @@ int usageError(const QString& command, const QString& message, Io io);
 
 /// Compact number text: 16, 5.5, 1.325 (at most `digits` significant digits).
 QString numberText(double value, int digits = 6);
+
+/// Writes `text` to `path`; on failure prints "<command>: cannot write PATH: why" and returns false.
+bool writeFile(const QString& path, const std::string& text, const QString& command, Io io);
+
+/// The result cache for --cache PATH / --no-cache: null when disabled or when it cannot be opened
+/// (then said on stderr); a damaged file moved aside is said too.
+std::unique_ptr<store::ResultStore> openCache(
+    bool disabled, const QString& explicitPath, const QString& command, Io io, QString* openedPath = nullptr);
 
 } // namespace elk::app::cli

@@ -23,17 +23,6 @@ namespace elk::app::cli {
 
 namespace {
 
-    bool writeFile(const QString& path, const std::string& text, const QString& command, Io io)
-    {
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-            || file.write(text.data(), qint64(text.size())) != qint64(text.size())) {
-            io.err << command << ": cannot write " << path << ": " << file.errorString() << "\n";
-            return false;
-        }
-        return true;
-    }
-
     QString fixed(double value, int decimals)
     {
         return QString::number(value, 'f', decimals);

@@ -130,21 +130,9 @@ int runSweep(const QStringList& args, Io io)
     if (request.designs.empty())
         request.designs = base.spec.designs;
 
-    std::unique_ptr<store::ResultStore> resultStore;
     QString cachePath;
-    if (!parser.isSet(noCache)) {
-        const std::string path
-            = parser.isSet(cache) ? parser.value(cache).toStdString() : store::ResultStore::defaultPath();
-        store::OpenResult opened = store::ResultStore::open(path);
-        if (!opened.message.empty())
-            io.err << command << ": " << QString::fromStdString(opened.message) << "\n";
-        if (opened.store) {
-            resultStore = std::move(opened.store);
-            cachePath = QString::fromStdString(path);
-        } else {
-            io.err << command << ": " << QString::fromStdString(opened.error) << "; running without the cache\n";
-        }
-    }
+    const std::unique_ptr<store::ResultStore> resultStore
+        = openCache(parser.isSet(noCache), parser.value(cache), command, io, &cachePath);
 
     const auto start = std::chrono::steady_clock::now();
     NullRunControl control;
@@ -164,16 +152,10 @@ int runSweep(const QStringList& args, Io io)
     }
     const std::string text = run::sweepCsv(result);
     const bool toStdout = parser.value(csv) == u"-"_s;
-    if (toStdout) {
+    if (toStdout)
         io.out << QString::fromStdString(text);
-    } else {
-        QFile file(parser.value(csv));
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-            || file.write(text.data(), qint64(text.size())) != qint64(text.size())) {
-            io.err << command << ": cannot write " << parser.value(csv) << ": " << file.errorString() << "\n";
-            return int(ExitCode::BadInput);
-        }
-    }
+    else if (!writeFile(parser.value(csv), text, command, io))
+        return int(ExitCode::BadInput);
     QTextStream& summary = toStdout ? io.err : io.out;
     summary << "sweep: " << result.points.size() << " points × " << result.designs.size() << " designs, " << fromCache
             << " from the cache, " << failed << " failed; " << numberText(wallSeconds, 3) << " s wall"

@@ -215,17 +215,28 @@ PartitionTables partitionTablesOf(const CompiledModel& compiled)
 
 CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads, const PartitionTables* cached)
 {
-    CompileResult result;
-    auto start = std::chrono::steady_clock::now();
+    const auto start = std::chrono::steady_clock::now();
     control.progress(0, 1, "import");
     ModelLoadResult loaded = loadRunModel(spec);
     if (!loaded.ok()) {
+        CompileResult result;
         result.errors = std::move(loaded.errors);
         result.status = RunStatus::Failed;
         return result;
     }
+    const double importSeconds = secondsSince(start);
+    CompileResult result = compileLoadedModel(std::move(*loaded.model), spec, control, threads, cached);
+    result.timings.importSeconds += importSeconds;
+    return result;
+}
+
+CompileResult compileLoadedModel(
+    LoadedModel model, const RunSpec& spec, RunControl& control, int threads, const PartitionTables* cached)
+{
+    CompileResult result;
+    auto start = std::chrono::steady_clock::now();
     auto compiled = std::make_shared<CompiledModel>();
-    compiled->model = std::move(*loaded.model);
+    compiled->model = std::move(model);
     compiled->analysis = model::analyzeGraph(compiled->model.graph);
     compiled->steps = buildStepInputs(
         compiled->model.graph, compiled->analysis, spec.chip.totalCores(), spec.chip.sramBytesPerCore);

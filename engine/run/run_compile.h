@@ -72,6 +72,11 @@ CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads
 /// (CompileResult::fromCache false). `cached` null: search.
 CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads, const PartitionTables* cached);
 
+/// The same from a model already in memory (e.g. a StableHLO region lowered to the Graph IR); the
+/// spec's model reference is not read.
+CompileResult compileLoadedModel(
+    LoadedModel model, const RunSpec& spec, RunControl& control, int threads, const PartitionTables* cached = nullptr);
+
 /// The tables of a compiled model, for a cache.
 PartitionTables partitionTablesOf(const CompiledModel& compiled);
 

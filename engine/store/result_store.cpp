@@ -41,6 +41,19 @@ namespace {
     /// Another process (a second app instance, a sweep) may hold the write lock this long.
     constexpr int kBusyTimeoutMs = 15000;
 
+    // Added after schema version 1 shipped: created on open when missing (additive, so no version bump).
+    const char* const kRegionTableSql = R"sql(
+CREATE TABLE IF NOT EXISTS hlo_regions(
+    hardware_hash TEXT NOT NULL,
+    estimator TEXT NOT NULL,
+    estimator_version TEXT NOT NULL,
+    region_hash TEXT NOT NULL,
+    engine_version TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    breakdown TEXT NOT NULL,
+    PRIMARY KEY(hardware_hash, estimator, estimator_version, region_hash, engine_version)) WITHOUT ROWID;
+)sql";
+
     const char* const kSchemaSql = R"sql(
 CREATE TABLE IF NOT EXISTS meta(
     key TEXT PRIMARY KEY,
@@ -199,8 +212,14 @@ CREATE TABLE IF NOT EXISTS partitions(
             }
         }
         exec(db, "PRAGMA synchronous = NORMAL"); // WAL + NORMAL: never corrupt, at worst the last commit lost
-        if (!fresh)
+        if (!fresh) {
+            const int rc = exec(db, kRegionTableSql);
+            if (rc != SQLITE_OK) {
+                error = "cannot add the region table: " + errorText(db, rc);
+                return false;
+            }
             return true;
+        }
         int rc = exec(db, "BEGIN IMMEDIATE");
         if (rc != SQLITE_OK) {
             error = "cannot initialise: " + errorText(db, rc);
@@ -214,6 +233,8 @@ CREATE TABLE IF NOT EXISTS partitions(
             const std::string pragmas = "PRAGMA application_id = " + std::to_string(kApplicationId)
                 + "; PRAGMA user_version = " + std::to_string(ResultStore::kSchemaVersion) + ";";
             rc = exec(db, kSchemaSql);
+            if (rc == SQLITE_OK)
+                rc = exec(db, kRegionTableSql);
             if (rc == SQLITE_OK)
                 rc = exec(db, meta.c_str());
             if (rc == SQLITE_OK)

@@ -33,6 +33,20 @@ struct RunRecordInfo {
 
 struct OpenResult;
 
+/// Key of a compute region's estimate (hlo-design §6): the hardware the estimator sees, the
+/// estimator and its version, and the region's content hash.
+struct RegionCacheKey {
+    std::string hardwareHash;
+    std::string estimator; ///< name, e.g. "roofline", "icca:ipu-mk2-hbm"
+    std::string estimatorVersion;
+    std::string regionHash;
+};
+
+struct CachedRegion {
+    double seconds = 0;
+    std::string breakdown; ///< the estimator's per-kernel detail, text it wrote and reads back
+};
+
 /// The SQLite result cache (elk-design §store): runs keyed by the RunSpec hash with the full
 /// canonical spec stored and compared on hit, partition tables keyed by run::partitionKey(), a history.
 /// WAL mode, a schema version (PRAGMA user_version) and an application id; every write is one
@@ -81,6 +95,13 @@ public:
     std::vector<RunRecordInfo> history(int limit = 200);
     /// The canonical spec JSON of a stored run, to reopen it.
     std::optional<std::string> specJson(const std::string& specHash);
+
+    /// Compute-region estimates of the StableHLO flow; an engine or estimator version change
+    /// misses (the version is part of the key).
+    std::optional<CachedRegion> loadRegion(const RegionCacheKey& key);
+    /// All rows in one transaction.
+    bool saveRegions(const std::vector<std::pair<RegionCacheKey, CachedRegion>>& rows, std::string* error = nullptr);
+    std::int64_t regionCount();
 
     std::int64_t runCount();
     std::int64_t partitionCount();

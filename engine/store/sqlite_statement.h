@@ -51,6 +51,8 @@ public:
                                : std::string();
     }
 
+    sqlite3_stmt* raw() { return m_statement; }
+
 private:
     sqlite3_stmt* m_statement = nullptr;
     int m_prepareCode = SQLITE_OK;
