@@ -83,10 +83,18 @@ namespace {
                     }
                 }
             }
+            std::vector<bool> simulatedSlot(out.size(), false);
+            if (streamed.size() != flatOps.size())
+                for (std::uint32_t op : lowered.flatOpOfGraphOp)
+                    simulatedSlot[slotOfFlatOp.at(op)] = true;
             for (std::uint32_t op : streamed) {
-                KernelEstimate& estimate = out[slotOfFlatOp.at(op)];
+                const std::size_t slot = slotOfFlatOp.at(op);
+                KernelEstimate& estimate = out[slot];
                 estimate.seconds += streamingSeconds(program.ops[op].cost);
-                estimate.estimator = name() + "/streaming";
+                // Kernels with simulated and streamed ops say both.
+                estimate.estimator = name() + (simulatedSlot[slot] ? "+streaming" : "/streaming");
+                if (estimate.note.empty())
+                    estimate.note = "no Graph IR form for " + program.ops[op].op->name + ": priced as streaming";
             }
             return out;
         }

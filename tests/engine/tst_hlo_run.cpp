@@ -209,6 +209,24 @@ private slots:
         QVERIFY(streamed);
     }
 
+    // A convolution (NHWC/HWIO, padded) lowers to a windowed Conv expression and is simulated.
+    void iccaConvolution()
+    {
+        const Module module = parse(R"(func.func @main(%x: tensor<8x28x28x64xf16>, %w: tensor<3x3x64x128xf16>) -> tensor<8x28x28x128xf16> {
+            %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x28x28x64xf16>, tensor<3x3x64x128xf16>) -> tensor<8x28x28x128xf16>
+            return %0 : tensor<8x28x28x128xf16>
+          })");
+        HloRunOptions options;
+        options.estimators = { "icca:ipu-mk2-hbm" };
+        NullRunControl control;
+        const HloRunResult result = runHloModule(module, options, nullptr, control);
+        QVERIFY2(result.ok(), result.errors.empty() ? "" : result.errors.front().c_str());
+        QCOMPARE(int(result.kernels.size()), 1);
+        QCOMPARE(result.kernels[0].estimator, std::string("icca:ipu-mk2-hbm"));
+        QVERIFY(result.kernels[0].seconds > 0);
+        QVERIFY(result.warnings.empty());
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QString>("system");
