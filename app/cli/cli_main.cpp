@@ -22,12 +22,16 @@ int runFigure(int argc, char** argv)
 {
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    // Qt's own options (-style, -platform, ...) must not take the command's (--style wide).
+    int qtArgc = 1;
+    QApplication app(qtArgc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("elk"));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(elk::kEngineVersion));
     QTextStream out(stdout);
     QTextStream err(stderr);
-    const QStringList args = QCoreApplication::arguments();
     return elk::app::runFigureCommand(QStringList { QStringLiteral("elk figure") } + args.mid(2), out, err);
 }
 

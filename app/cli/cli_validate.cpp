@@ -37,10 +37,14 @@ int runValidate(const QStringList& args, Io io)
         u"Fit one efficiency factor on this system's rows (repeatable) and report the error on the other "
         "systems' rows."_s,
         u"SYSTEM"_s);
+    const QCommandLineOption fitOut(u"fit-out"_s,
+        u"With --fit-on: write the fitted device preset (efficiencies and their provenance) to FILE.json; a "
+        "system JSON may name it as its device."_s,
+        u"FILE.json"_s);
     const QCommandLineOption csv(u"csv"_s, u"Write the rows as CSV to OUT."_s, u"OUT"_s);
     const QCommandLineOption cache(u"cache"_s, u"The result cache file."_s, u"PATH"_s);
     const QCommandLineOption noCache(u"no-cache"_s, u"Neither read nor write the region cache."_s);
-    parser.addOptions({ reference, module, estimator, fitOn, csv, cache, noCache });
+    parser.addOptions({ reference, module, estimator, fitOn, fitOut, csv, cache, noCache });
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -118,6 +122,39 @@ int runValidate(const QStringList& args, Io io)
            << QString::fromStdString(hlo::validationReportText(report));
     if (parser.isSet(csv) && !writeFile(parser.value(csv), hlo::validationReportCsv(report), command, io))
         return int(ExitCode::BadInput);
+    if (parser.isSet(fitOut)) {
+        if (!report.fittedScale || fitSystems.empty())
+            return usageError(command, u"--fit-out needs --fit-on SYSTEM with at least one predicted row"_s, io);
+        const hlo::SystemPresetResult system = hlo::resolveSystemPreset(fitSystems.front());
+        const hlo::DevicePresetResult device
+            = system.ok() ? hlo::resolveDevicePreset(system.preset.device) : hlo::DevicePresetResult {};
+        if (!system.ok() || !device.ok()) {
+            io.err << command << ": --fit-out: cannot resolve the device of " << QString::fromStdString(fitSystems.front())
+                   << "\n";
+            return int(ExitCode::BadInput);
+        }
+        hlo::DevicePreset fitted = device.preset;
+        fitted.name += "-fitted";
+        fitted.computeEfficiency = fitted.computeEfficiency / *report.fittedScale;
+        fitted.memoryEfficiency = fitted.memoryEfficiency / *report.fittedScale;
+        QStringList systems;
+        for (const std::string& name : fitSystems)
+            systems << QString::fromStdString(name);
+        int fitRows = 0;
+        for (const hlo::ValidationRow& row : report.rows)
+            fitRows += row.usedForFit && row.prediction.seconds ? 1 : 0;
+        fitted.efficiencyProvenance = QString(u"fitted by elk validate on %1 (%2 rows of %3; MAPE %4 % on them, %5 % on "
+                                              "the other systems' %6 rows)"_s)
+                                          .arg(systems.join(u", "_s), QString::number(fitRows),
+                                              QString::fromStdString(sourceName),
+                                              QString::number(report.fitMapePercent, 'f', 1),
+                                              QString::number(report.mapePercent, 'f', 1),
+                                              QString::number(report.predictedRows - fitRows))
+                                          .toStdString();
+        if (!writeFile(parser.value(fitOut), hlo::devicePresetToJson(fitted), command, io))
+            return int(ExitCode::BadInput);
+        io.out << "fitted device preset written to " << parser.value(fitOut) << "\n";
+    }
     return int(ExitCode::Ok);
 }
 

@@ -3,6 +3,8 @@
 // elk figure KIND (--run-spec FILE | MODEL --chip PRESET|FILE [run options]) --out FILE.{pdf,svg,png}
 //            [--view-design NAME] [--compare-design NAME] [--op NAME|STEP] [--style column|wide|slide]
 //            [--width-cm W] [--height-cm H] [--font-pt P] [--dpi N] [--vary field=...]... [--cache PATH | --no-cache]
+// elk figure hlo-timeline|hlo-roofline --hlo MODULE.mlir [--system NAME|FILE]... [--estimator SPEC]...
+//            [--split linear|dependency] [--no-fusion] --out FILE.{pdf,svg,png} [style options] [--cache PATH | --no-cache]
 #include "app/figure/figure_command.h"
 
 #include <cmath>
@@ -17,9 +19,11 @@
 #include "app/cli/cli_run_request.h"
 #include "app/figure/figure_views.h"
 #include "engine/core/read_file.h"
+#include "engine/hlo/hlo_run.h"
 #include "engine/run/run_compile.h"
 #include "engine/run/sweep.h"
 #include "engine/store/result_store.h"
+#include "widgets/hlo/hlo_plot_view.h"
 #include "widgets/plots/sweep_view.h"
 
 using namespace Qt::Literals::StringLiterals;
@@ -44,7 +48,70 @@ namespace {
         QCommandLineOption vary { u"vary"_s, u"sweep: field=start:stop:step or field=a,b,c (once or twice)."_s, u"SPEC"_s };
         QCommandLineOption cache { u"cache"_s, u"Result cache file (default: the user cache)."_s, u"PATH"_s };
         QCommandLineOption noCache { u"no-cache"_s, u"Do not read or write the result cache."_s };
+        QCommandLineOption hlo { u"hlo"_s, u"hlo-timeline, hlo-roofline: the StableHLO module (.mlir) to run."_s, u"MODULE"_s };
+        QCommandLineOption system { u"system"_s,
+            u"hlo-*: a system preset (see 'elk hlo --list') or system JSON file; repeat to compare (default 4x-a100-sxm-40gb)."_s,
+            u"NAME|FILE"_s };
+        QCommandLineOption estimator { u"estimator"_s,
+            u"hlo-*: roofline, icca:CHIP or table:CSV; repeat to compare. icca: and table: fall back to the roofline "
+            "for kernels they do not price. Every --system runs with every --estimator (default roofline)."_s,
+            u"SPEC"_s };
+        QCommandLineOption split { u"split"_s, u"hlo-*: linear (default) or dependency slicing."_s, u"MODE"_s };
+        QCommandLineOption noFusion { u"no-fusion"_s, u"hlo-*: cost every op as its own kernel (no XLA-like fusion)."_s };
     };
+
+    /// Runs the module on every system × estimator and shows the runs; an exit code, or -1 when the view
+    /// has them. Errors of the input (a module that does not parse, an unknown system) give kBadInput.
+    int showHloRuns(const QCommandLineParser& parser, const FigureOptions& options, store::ResultStore* store,
+        widgets::HloPlotView& view, const QString& command, const cli::Io& io)
+    {
+        QStringList problems;
+        if (!parser.isSet(options.hlo))
+            problems << u"--hlo MODULE.mlir is required for the hlo-* figures"_s;
+        if (parser.positionalArguments().size() > 1 || parser.isSet(options.runSpec))
+            problems << u"the hlo-* figures take --hlo MODULE, not a MODEL or --run-spec"_s;
+        hlo::HloRunOptions base;
+        if (parser.isSet(options.split)) {
+            const auto mode = hlo::splitModeFromString(parser.value(options.split).toStdString());
+            if (!mode)
+                problems << u"--split: '%1' is not linear or dependency"_s.arg(parser.value(options.split));
+            else
+                base.slice.mode = *mode;
+        }
+        if (!problems.isEmpty())
+            return cli::usageError(command, problems.join(u"\n"_s), io);
+        base.fusion.enabled = !parser.isSet(options.noFusion);
+        QStringList systems = parser.values(options.system);
+        if (systems.isEmpty())
+            systems << u"4x-a100-sxm-40gb"_s;
+        QStringList estimators = parser.values(options.estimator);
+        if (estimators.isEmpty())
+            estimators << u"roofline"_s;
+        const std::string module = parser.value(options.hlo).toStdString();
+        NullRunControl control;
+        widgets::HloResults results;
+        for (const QString& system : systems) {
+            for (const QString& estimator : estimators) {
+                hlo::HloRunOptions runOptions = base;
+                runOptions.system = system.toStdString();
+                runOptions.estimators = { estimator.toStdString() };
+                if (estimator != u"roofline"_s)
+                    runOptions.estimators.push_back("roofline");
+                auto result = std::make_shared<hlo::HloRunResult>(hlo::runHloFile(module, runOptions, store, control));
+                if (!result->ok()) {
+                    for (const std::string& error : result->errors)
+                        io.err << command << ": " << QString::fromStdString(error) << "\n";
+                    return kBadInput;
+                }
+                io.out << QString::fromStdString(result->systemName) << " · " << estimator << ": step "
+                       << QString::number(result->stepSeconds * 1e3, 'f', 3) << " ms (region cache " << result->cacheHits
+                       << " hits, " << result->cacheMisses << " misses)\n";
+                results.push_back(std::move(result));
+            }
+        }
+        view.setHloResults(results);
+        return -1;
+    }
 
     bool readPositive(const QCommandLineParser& parser, const QCommandLineOption& option, double& value, QStringList& problems)
     {
@@ -96,6 +163,24 @@ namespace {
         return -1;
     }
 
+    int exportView(widgets::PlotView& view, const QString& kind, const QString& outPath, const widgets::FigureStyle& style,
+        QTextStream& out, QTextStream& err, const QString& command)
+    {
+        if (!view.hasData()) {
+            err << command << ": the " << kind << " figure has nothing to draw for this run\n";
+            return kFailed;
+        }
+        prepareForExport(view);
+        const QString error = view.exportFigure(outPath, style);
+        if (!error.isEmpty()) {
+            err << command << ": " << error << "\n";
+            return kFailed;
+        }
+        out << "wrote " << outPath << " (" << kind << ", " << QString::number(style.widthCm) << " × "
+            << QString::number(style.heightCm) << " cm, " << QString::number(style.fontPt) << " pt)\n";
+        return kOk;
+    }
+
 } // namespace
 
 int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err)
@@ -105,12 +190,13 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Render one of elk-studio's figures headless: %1."_s.arg(figureKinds().join(u", "_s)));
     parser.addPositionalArgument(u"KIND"_s, u"The figure: %1."_s.arg(figureKinds().join(u", "_s)));
-    parser.addPositionalArgument(u"MODEL"_s, u"Model file or bundled model (instead of --run-spec)."_s, u"[MODEL]"_s);
+    parser.addPositionalArgument(u"MODEL"_s, u"Model file or bundled model (instead of --run-spec; hlo-*: --hlo MODULE)."_s, u"[MODEL]"_s);
     const FigureOptions options;
     const cli::RunRequestOptions requestOptions(cli::SeqMeaning::Context);
     requestOptions.addTo(parser);
     parser.addOptions({ options.runSpec, options.out, options.design, options.compareDesign, options.op, options.style,
-        options.widthCm, options.heightCm, options.fontPt, options.dpi, options.vary, options.cache, options.noCache });
+        options.widthCm, options.heightCm, options.fontPt, options.dpi, options.vary, options.cache, options.noCache,
+        options.hlo, options.system, options.estimator, options.split, options.noFusion });
     int exitCode = kOk;
     if (!cli::parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -144,6 +230,20 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
     if (readPositive(parser, options.dpi, dpi, problems))
         style.pngDpi = int(dpi);
 
+    if (isHloFigure(kind)) {
+        if (!problems.isEmpty())
+            return cli::usageError(command, problems.join(u"\n"_s), io);
+        std::unique_ptr<store::ResultStore> store = openStore(parser, options, err);
+        std::unique_ptr<widgets::PlotView> view = createPlotView(kind);
+        auto* hloView = qobject_cast<widgets::HloPlotView*>(view.get());
+        if (!hloView) {
+            err << command << ": no view for " << kind << "\n";
+            return kFailed;
+        }
+        if (const int code = showHloRuns(parser, options, store.get(), *hloView, command, io); code >= 0)
+            return code;
+        return exportView(*view, kind, outPath, style, out, err, command);
+    }
     run::RunRequest request = requestOptions.read(parser, problems);
     const bool fromSpecFile = parser.isSet(options.runSpec);
     if (fromSpecFile == (positional.size() >= 2))
@@ -248,19 +348,7 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
         }
         out << "run " << (outcome.runHit ? "from cache" : "computed") << " in " << QString::number(timer.elapsed() / 1000.0, 'f', 2) << " s\n";
     }
-    if (!view->hasData()) {
-        err << command << ": the " << kind << " figure has nothing to draw for this run\n";
-        return kFailed;
-    }
-    prepareForExport(*view);
-    const QString error = view->exportFigure(outPath, style);
-    if (!error.isEmpty()) {
-        err << command << ": " << error << "\n";
-        return kFailed;
-    }
-    out << "wrote " << outPath << " (" << kind << ", " << QString::number(style.widthCm) << " × "
-        << QString::number(style.heightCm) << " cm, " << QString::number(style.fontPt) << " pt)\n";
-    return kOk;
+    return exportView(*view, kind, outPath, style, out, err, command);
 }
 
 } // namespace elk::app

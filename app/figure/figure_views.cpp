@@ -3,6 +3,8 @@
 #include "app/figure/figure_views.h"
 
 #include "widgets/classroom/classroom_view.h"
+#include "widgets/hlo/hlo_roofline_view.h"
+#include "widgets/hlo/hlo_step_timeline_view.h"
 #include "widgets/plots/designs_view.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
@@ -16,7 +18,8 @@ namespace elk::app {
 
 QStringList figureKinds()
 {
-    return { u"designs"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s };
+    return { u"designs"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s,
+        u"hlo-timeline"_s, u"hlo-roofline"_s };
 }
 
 std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
@@ -36,6 +39,10 @@ std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
         view = std::make_unique<widgets::SweepView>();
     else if (kind == u"classroom"_s)
         view = std::make_unique<widgets::ClassroomView>();
+    else if (kind == u"hlo-timeline"_s)
+        view = std::make_unique<widgets::HloStepTimelineView>();
+    else if (kind == u"hlo-roofline"_s)
+        view = std::make_unique<widgets::HloRooflineView>();
     // The kinds above must agree with each view's own figureKind().
     Q_ASSERT(!view || view->figureKind() == kind);
     return view;

@@ -14,6 +14,12 @@ namespace elk::app {
 /// The figure kinds `elk figure` renders, in the order the help lists them.
 QStringList figureKinds();
 
+/// Kinds that show StableHLO runs (HloPlotView: fed with --hlo MODULE, not with an ICCA run).
+inline bool isHloFigure(const QString& kind)
+{
+    return kind.startsWith(QLatin1String("hlo-"));
+}
+
 /// A new view of `kind` (one of figureKinds()), or null for an unknown kind.
 std::unique_ptr<elk::widgets::PlotView> createPlotView(const QString& kind);
 

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk-studio [--workspace FILE] [--chip PRESET|FILE] [--model FILE|NAME] [--view KIND] [--sweep STUDY] [--classroom]
+//            [--hlo MODULE.mlir [--hlo-system NAME|FILE]... [--hlo-split linear|dependency]]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -8,11 +9,13 @@
 #include <QTextStream>
 
 #include "app/studio/classroom_mode.h"
+#include "app/studio/hlo_page.h"
 #include "app/studio/main_window.h"
 #include "app/studio/run_views.h"
 #include "app/studio/sweep_panel.h"
 #include "engine/chip/presets.h"
 #include "engine/core/version.h"
+#include "engine/hlo/hlo_presets.h"
 #include "engine/run/sweep.h"
 
 namespace {
@@ -74,6 +77,17 @@ int main(int argc, char* argv[])
                        "timeline, no docks)."));
     parser.addOption(sweepOption);
     parser.addOption(classroomOption);
+    const QCommandLineOption hloOption(QStringLiteral("hlo"),
+        QStringLiteral("Open a StableHLO module (.mlir) on the StableHLO page and run it."), QStringLiteral("FILE"));
+    const QCommandLineOption hloSystemOption(QStringLiteral("hlo-system"),
+        QStringLiteral("System the --hlo module runs on: a built-in system preset (see 'elk hlo --list') or a "
+                       "system JSON file (default 4x-a100-sxm-40gb); repeat to compare systems side by side."),
+        QStringLiteral("NAME|FILE"));
+    const QCommandLineOption hloSplitOption(QStringLiteral("hlo-split"),
+        QStringLiteral("Slicing of the --hlo module: linear (default) or dependency."), QStringLiteral("MODE"));
+    parser.addOption(hloOption);
+    parser.addOption(hloSystemOption);
+    parser.addOption(hloSplitOption);
     parser.process(app);
 
     elk::app::MainWindow window;
@@ -110,6 +124,32 @@ int main(int argc, char* argv[])
     }
     if (parser.isSet(classroomOption))
         window.classroomMode()->setOn(true);
+    if ((parser.isSet(hloSystemOption) || parser.isSet(hloSplitOption)) && !parser.isSet(hloOption))
+        return fail(QStringLiteral("--hlo-system and --hlo-split need --hlo FILE"));
+    if (parser.isSet(hloOption)) {
+        const QString module = QDir::current().absoluteFilePath(parser.value(hloOption));
+        if (!QFileInfo::exists(module))
+            return fail(QStringLiteral("--hlo %1: no such file").arg(parser.value(hloOption)));
+        if (parser.isSet(hloSplitOption)) {
+            const auto mode = elk::hlo::splitModeFromString(parser.value(hloSplitOption).toStdString());
+            if (!mode)
+                return fail(QStringLiteral("--hlo-split %1: expected linear or dependency").arg(parser.value(hloSplitOption)));
+            window.hloPage()->setSplitMode(*mode);
+        }
+        const QStringList systems = parser.values(hloSystemOption);
+        for (qsizetype i = 0; i < systems.size(); ++i) {
+            // A system file given on the command line is relative to the current folder; an unknown name
+            // is kept, and the page shows the engine's error for it.
+            const bool isPreset = elk::hlo::findSystemPreset(systems[i].toStdString()).has_value();
+            const QString systemPath = QDir::current().absoluteFilePath(systems[i]);
+            const QString system = isPreset || !QFileInfo::exists(systemPath) ? systems[i] : systemPath;
+            if (i == 0)
+                window.hloPage()->setSystem(system);
+            else
+                window.hloPage()->addComparison({ system.toStdString(), { "roofline" } });
+        }
+        window.openHloModule(module, true);
+    }
 
     window.show();
     return app.exec();

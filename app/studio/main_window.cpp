@@ -27,6 +27,7 @@
 #include "app/studio/classroom_mode.h"
 #include "app/studio/figure_export_dialog.h"
 #include "app/studio/history_dock.h"
+#include "app/studio/hlo_page.h"
 #include "app/studio/model_loader.h"
 #include "app/studio/recent_files.h"
 #include "app/studio/run_folder_export.h"
@@ -96,6 +97,7 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     , m_modelPane(new elk::widgets::ModelPane)
     , m_modelLoader(new ModelLoader(this))
     , m_sweepPanel(new SweepPanel)
+    , m_hloPage(new HloPage)
     , m_runJob(new RunJob(this))
     , m_compareJob(new RunJob(this))
     , m_progress(new RunProgress)
@@ -109,7 +111,7 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     compareRow->addStretch(1);
     chipLayout->addLayout(compareRow);
     chipLayout->addWidget(m_chipEditor, 1);
-    m_views = new RunViews(chipPage, m_sweepPanel);
+    m_views = new RunViews(chipPage, m_sweepPanel, m_hloPage);
     setCentralWidget(m_views);
     m_classroom = new ClassroomMode(this, m_views);
     buildDocks();
@@ -140,6 +142,8 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     m_runJob->setStore(m_store.get());
     m_compareJob->setStore(m_store.get());
     m_sweepPanel->setStore(m_store.get());
+    m_hloPage->setStore(m_store.get());
+    connect(m_hloPage, &HloPage::statusMessage, this, [this](const QString& m) { showStatus(m); });
     connect(m_runJob, &RunJob::progress, m_progress, &RunProgress::showProgress);
     connect(m_runJob, &RunJob::finished, this, &MainWindow::onRunFinished);
     connect(m_runJob, &RunJob::failed, this, [this](const QString& message) {
@@ -195,6 +199,8 @@ MainWindow::~MainWindow()
     delete m_runJob;
     delete m_compareJob;
     m_sweepPanel->job()->stopAndWait();
+    delete m_hloPage; // its HloJob waits for its worker
+    m_hloPage = nullptr;
 }
 
 void MainWindow::openStore(const QString& path)
@@ -464,11 +470,23 @@ QString MainWindow::openChip(const QString& presetOrPath)
 
 void MainWindow::openModel(const QString& pathOrBundledName)
 {
+    if (pathOrBundledName.endsWith(QLatin1String(".mlir"), Qt::CaseInsensitive)) {
+        openHloModule(pathOrBundledName);
+        return;
+    }
     m_modelPath = pathOrBundledName;
     m_modelPane->showLoading(pathOrBundledName);
     updateRunAction();
     showStatus(tr("Loading model %1…").arg(QFileInfo(pathOrBundledName).fileName()), 0);
     m_modelLoader->start(pathOrBundledName, m_modelPane->runParameters());
+}
+
+void MainWindow::openHloModule(const QString& path, bool run)
+{
+    m_hloPage->openFile(path);
+    m_views->setCurrentKind(QStringLiteral("hlo"));
+    if (run)
+        m_hloPage->run();
 }
 
 void MainWindow::openModelDialog()

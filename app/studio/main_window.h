@@ -29,6 +29,7 @@ namespace elk::app {
 
 class ClassroomMode;
 class HistoryDock;
+class HloPage;
 class ModelLoader;
 class RecentFilesMenu;
 class RunJob;
@@ -67,7 +68,10 @@ public:
     /// Returns why it could not be opened, or an empty string.
     QString openChip(const QString& presetOrPath);
     /// Starts loading a model file or "bundled:NAME" in the background; a later call replaces it.
+    /// A StableHLO module (.mlir) opens on the StableHLO page instead (see openHloModule).
     void openModel(const QString& pathOrBundledName);
+    /// Shows the StableHLO page with this module; `run` starts it on the page's configurations.
+    void openHloModule(const QString& path, bool run = false);
     void openModelDialog();
 
     /// The RunSpec a run would use now, or the errors that prevent one.
@@ -79,6 +83,7 @@ public:
     /// The model pane's summary part.
     elk::widgets::ModelSummaryView* modelView() const;
     RunViews* views() const { return m_views; }
+    HloPage* hloPage() const { return m_hloPage; }
     SweepPanel* sweepPanel() const { return m_sweepPanel; }
     HistoryDock* historyDock() const { return m_history; }
     RunJob* runJob() const { return m_runJob; }
@@ -136,6 +141,7 @@ private:
     elk::widgets::ModelPane* m_modelPane = nullptr;
     ModelLoader* m_modelLoader = nullptr;
     SweepPanel* m_sweepPanel = nullptr;
+    HloPage* m_hloPage = nullptr;
     RunViews* m_views = nullptr;
     HistoryDock* m_history = nullptr;
     RunJob* m_runJob = nullptr;

@@ -93,6 +93,11 @@ std::shared_ptr<const ModelSnapshot> loadOrThrow(const QString& pathOrName, cons
         loadElkGraph(pathOrName, *snapshot);
         return snapshot;
     }
+    if (pathOrName.endsWith(QLatin1String(".mlir"), Qt::CaseInsensitive)) {
+        // StableHLO runs through its own flow (the main window routes it to the StableHLO page).
+        snapshot->error = tr("%1: a StableHLO module; it opens on the StableHLO page, not as an ICCA model").arg(pathOrName);
+        return snapshot;
+    }
 
     // Every other format goes through the engine's loader, bound to the run's phase and sizes.
     const bool train = run.phase == elk::run::Phase::Train;

@@ -5,9 +5,11 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 
+#include "app/studio/hlo_page.h"
 #include "app/studio/sweep_panel.h"
 #include "engine/run/run_compile.h"
 #include "widgets/classroom/classroom_view.h"
+#include "widgets/hlo/hlo_plot_view.h"
 #include "widgets/plots/designs_view.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
@@ -21,11 +23,11 @@ namespace elk::app {
 const QStringList& RunViews::tabKinds()
 {
     static const QStringList kinds { QStringLiteral("chip"), QStringLiteral("designs"), QStringLiteral("pareto"),
-        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("sweep"), QStringLiteral("classroom") };
+        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("sweep"), QStringLiteral("classroom"), QStringLiteral("hlo") };
     return kinds;
 }
 
-RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, QWidget* parent)
+RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, QWidget* parent)
     : QTabWidget(parent)
     , m_designs(new elk::widgets::DesignsView)
     , m_pareto(new elk::widgets::ParetoView)
@@ -34,6 +36,7 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, QWidget* parent)
     , m_links(new elk::widgets::LinkHeatmapView)
     , m_classroom(new elk::widgets::ClassroomView)
     , m_sweepPanel(sweepPanel)
+    , m_hloPage(hloPage)
 {
     setObjectName(QStringLiteral("runViews"));
     setDocumentMode(true);
@@ -52,12 +55,14 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, QWidget* parent)
     addTab(m_links, tr("Links"));
     addTab(m_sweepPanel, tr("Sweep"));
     addTab(m_classroom, tr("Classroom"));
+    addTab(m_hloPage, tr("StableHLO"));
     setTabToolTip(1, tr("Latency, breakdown and utilisation of every design"));
     setTabToolTip(2, tr("Execute-state points and Pareto front of the selected op, and what each design chose"));
     setTabToolTip(3, tr("Simulated preload and execute lanes over time, with HBM, NoC and SRAM below"));
     setTabToolTip(4, tr("Utilisation of every link (mesh) or core port (all-to-all) over time"));
     setTabToolTip(5, tr("Latency per design while one or two chip fields vary"));
     setTabToolTip(6, tr("Step through the timeline event by event, two designs side by side"));
+    setTabToolTip(7, tr("A StableHLO module on GPU/TPU systems or ICCA chips: regions, step timeline, roofline"));
 
     for (elk::widgets::PlotView* view : runViews())
         connect(view, &elk::widgets::PlotView::stepSelected, this, &RunViews::onViewStepSelected);
@@ -175,6 +180,8 @@ elk::widgets::PlotView* RunViews::currentPlotView() const
         return m_sweepPanel->sweepView();
     if (kind == QLatin1String("classroom"))
         return m_classroom;
+    if (kind == QLatin1String("hlo"))
+        return m_hloPage->currentPlotView();
     return nullptr;
 }
 
@@ -191,6 +198,13 @@ int RunViews::indexOfKind(const QString& kind) const
 
 bool RunViews::setCurrentKind(const QString& kind)
 {
+    // "hlo-timeline" and "hlo-roofline" (the figure kinds) live on the StableHLO page.
+    if (kind.startsWith(QLatin1String("hlo-"))) {
+        if (!m_hloPage->showPlot(kind))
+            return false;
+        setCurrentWidget(m_hloPage);
+        return true;
+    }
     const int index = indexOfKind(kind);
     if (index < 0)
         return false;

@@ -21,10 +21,11 @@ class ParetoView;
 
 namespace elk::app {
 
+class HloPage;
 class SweepPanel;
 
 /// The central tabs: Chip (the page given), Designs, Pareto, Timeline (Gantt over bandwidth, one time
-/// axis), Links, Sweep and Classroom. Every run view gets the same immutable snapshot, the same
+/// axis), Links, Sweep, Classroom and StableHLO (the HloPage, which runs on its own). Every run view gets the same immutable snapshot, the same
 /// design and the same selected step; a step picked in any view is shown by all (stepSelected).
 class RunViews : public QTabWidget {
     Q_OBJECT
@@ -32,7 +33,7 @@ public:
     /// Tab kinds, in tab order; the names a workspace's "views" section uses.
     static const QStringList& tabKinds();
 
-    RunViews(QWidget* chipPage, SweepPanel* sweepPanel, QWidget* parent = nullptr);
+    RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, QWidget* parent = nullptr);
 
     void setRun(elk::widgets::RunSnapshotPtr run);
     elk::widgets::RunSnapshotPtr run() const { return m_run; }
@@ -47,11 +48,13 @@ public:
     std::vector<elk::widgets::PlotView*> plotViews() const;
     /// The views that show a run (not the sweep).
     std::vector<elk::widgets::PlotView*> runViews() const;
-    /// The plot the current tab exports (the Gantt chart on the Timeline tab); null on the Chip tab.
+    /// The plot the current tab exports (the Gantt chart on the Timeline tab, the StableHLO page's
+    /// timeline or roofline); null on the Chip tab.
     elk::widgets::PlotView* currentPlotView() const;
 
     QString currentKind() const;
-    /// Makes the tab of `kind` current; false for an unknown kind.
+    /// Makes the tab of `kind` current (also "hlo-timeline", "hlo-roofline": that plot of the StableHLO
+    /// page); false for an unknown kind.
     bool setCurrentKind(const QString& kind);
     int indexOfKind(const QString& kind) const;
 
@@ -62,6 +65,7 @@ public:
     elk::widgets::LinkHeatmapView* linkView() const { return m_links; }
     elk::widgets::ClassroomView* classroomView() const { return m_classroom; }
     SweepPanel* sweepPanel() const { return m_sweepPanel; }
+    HloPage* hloPage() const { return m_hloPage; }
 
 signals:
     /// The user picked a step in one of the views (already shown by all of them).
@@ -79,6 +83,7 @@ private:
     elk::widgets::LinkHeatmapView* m_links = nullptr;
     elk::widgets::ClassroomView* m_classroom = nullptr;
     SweepPanel* m_sweepPanel = nullptr;
+    HloPage* m_hloPage = nullptr;
     elk::widgets::RunSnapshotPtr m_run;
     int m_designIndex = 0;
     int m_selectedStep = -1;

@@ -143,6 +143,26 @@ private slots:
         QVERIFY(result.out.contains(u"no module (give --module llama3-100m-train=PATH)"_s));
     }
 
+    // A fit on the only row with a module: the fitted device preset carries its provenance and,
+    // used through a system file, reproduces the measured time.
+    void fitWritesADevicePreset()
+    {
+        const QString resnet = kHespas + u"/resnet_50_train_step_4_devices_1024_batch.mlir"_s;
+        const QString device = m_cacheDir.path() + u"/a100-fitted.json"_s;
+        const CliResult result = runElk({ u"validate"_s, u"--module"_s, u"resnet50-train="_s + resnet, u"--fit-on"_s,
+            u"4x-a100-sxm-40gb"_s, u"--fit-out"_s, device });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.out.contains(u"fitted scale"_s), qPrintable(result.out));
+        QFile file(device);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject preset = QJsonDocument::fromJson(file.readAll()).object();
+        QVERIFY2(preset[u"efficiencyProvenance"_s].toString().contains(u"fitted by elk validate on 4x-a100-sxm-40gb"_s),
+            qPrintable(preset[u"efficiencyProvenance"_s].toString()));
+        QVERIFY(preset[u"computeEfficiency"_s].toDouble() > 0);
+        const CliResult missing = runElk({ u"validate"_s, u"--fit-on"_s, u"4x-a100-sxm-40gb"_s, u"--fit-out"_s, device });
+        QCOMPARE(missing.exitCode, 2);
+    }
+
 private:
     QTemporaryDir m_cacheDir;
 };

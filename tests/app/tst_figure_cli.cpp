@@ -1,10 +1,12 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `elk figure`: every figure kind renders headless to valid PDF, SVG and PNG; bad input is refused
-// with exit code 2 and a message naming the option.
+// `elk figure`: every figure kind renders headless to valid PDF, SVG and PNG (the hlo-* kinds from a
+// StableHLO module on one or two systems); bad input is refused with exit code 2 and a message naming
+// the option or the located error.
 #include <QFile>
 #include <QImage>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -20,6 +22,34 @@ struct CliResult {
 };
 
 const QString kModel = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json");
+const QString kHloModule = QStringLiteral(ELK_SHARED_DIR "/corpus/stablehlo/hespas/jax_example.mlir");
+
+/// The file is a valid PDF, SVG or PNG (a column figure) of some size; else a message.
+QString checkFigure(const QString& path, const QString& suffix)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return u"%1: not written"_s.arg(path);
+    const QByteArray bytes = file.readAll();
+    if (bytes.size() <= 1000)
+        return u"%1: only %2 bytes"_s.arg(path).arg(bytes.size());
+    if (suffix == u"pdf"_s)
+        return bytes.startsWith("%PDF-") && bytes.contains("%%EOF") ? QString() : u"%1: not a PDF"_s.arg(path);
+    if (suffix == u"svg"_s) {
+        QXmlStreamReader xml(bytes);
+        QString root;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement && root.isEmpty())
+                root = xml.name().toString();
+        }
+        return !xml.hasError() && root == u"svg"_s ? QString() : u"%1: not SVG (%2)"_s.arg(path, xml.errorString());
+    }
+    const QImage image = QImage::fromData(bytes, "PNG");
+    // 8.5 × 6 cm at 300 dpi.
+    if (image.width() != qRound(8.5 / 2.54 * 300) || image.height() != qRound(6.0 / 2.54 * 300))
+        return u"%1: a %2 × %3 image"_s.arg(path).arg(image.width()).arg(image.height());
+    return {};
+}
 
 } // namespace
 
@@ -31,6 +61,10 @@ private slots:
     void rendersEveryKind_data();
     void rendersEveryKind();
     void runSpecFileGivesTheSameFigure();
+    void wideStyleReachesTheCommand();
+    void rendersHloKinds_data();
+    void rendersHloKinds();
+    void hloMalformedModuleIsLocated();
     void badInput_data();
     void badInput();
 
@@ -112,6 +146,18 @@ void TestFigureCli::rendersEveryKind()
     }
 }
 
+// `--style wide` once went to QApplication's own -style option and the figure came out at column size.
+void TestFigureCli::wideStyleReachesTheCommand()
+{
+    const QString path = m_dir.path() + u"/wide.png"_s;
+    const CliResult result = runElk({ u"figure"_s, u"designs"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--batch"_s,
+        u"4"_s, u"--style"_s, u"wide"_s, u"--out"_s, path });
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const QImage image(path);
+    QCOMPARE(image.width(), qRound(17.8 / 2.54 * 300));
+    QCOMPARE(image.height(), qRound(7.0 / 2.54 * 300));
+}
+
 void TestFigureCli::runSpecFileGivesTheSameFigure()
 {
     const CliResult resolved = runElk({ u"runspec"_s, u"resolve"_s, u"--model"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
@@ -131,6 +177,50 @@ void TestFigureCli::runSpecFileGivesTheSameFigure()
     QVERIFY(QFile(fromSpec).size() > 1000);
 }
 
+void TestFigureCli::rendersHloKinds_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("suffix");
+    QTest::addColumn<QStringList>("extra");
+    for (const QString& kind : { u"hlo-timeline"_s, u"hlo-roofline"_s }) {
+        for (const QString& suffix : { u"pdf"_s, u"svg"_s, u"png"_s })
+            QTest::addRow("%s %s", qPrintable(kind), qPrintable(suffix)) << kind << suffix << QStringList {};
+        QTest::addRow("%s, two systems, dependency split", qPrintable(kind))
+            << kind << u"png"_s
+            << QStringList { u"--system"_s, u"4x-a100-sxm-40gb"_s, u"--system"_s, u"4x-h100-sxm"_s, u"--split"_s, u"dependency"_s };
+    }
+}
+
+void TestFigureCli::rendersHloKinds()
+{
+    if (!QFile::exists(kHloModule))
+        QSKIP("the StableHLO corpus (ELK_SHARED_DIR/corpus/stablehlo) is not there");
+    QFETCH(QString, kind);
+    QFETCH(QString, suffix);
+    QFETCH(QStringList, extra);
+    const QString out = m_dir.filePath(u"%1-%2.%3"_s.arg(kind, QString::number(qHash(extra.join(u' ')) % 1000), suffix));
+    const CliResult result = runElk(QStringList { u"figure"_s, kind, u"--hlo"_s, kHloModule, u"--out"_s, out } + extra);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
+    const QString problem = checkFigure(out, suffix);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // It says what it ran: one line per system, with the step time.
+    QCOMPARE(result.out.count(u": step "_s), extra.count(u"--system"_s) == 0 ? 1 : int(extra.count(u"--system"_s)));
+}
+
+void TestFigureCli::hloMalformedModuleIsLocated()
+{
+    const QString path = m_dir.filePath(u"truncated.mlir"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %arg0, %arg0 : tensor<4x");
+    file.close();
+    const QString out = m_dir.filePath(u"never.png"_s);
+    const CliResult result = runElk({ u"figure"_s, u"hlo-roofline"_s, u"--hlo"_s, path, u"--out"_s, out });
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains(QRegularExpression(u"truncated\\.mlir:2:\\d+: "_s)), qPrintable(result.err));
+    QVERIFY(!QFile::exists(out));
+}
+
 void TestFigureCli::badInput_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -148,6 +238,15 @@ void TestFigureCli::badInput_data()
         u"--out"_s, u"x.png"_s } << u"--vary"_s;
     QTest::addRow("unknown op") << QStringList { u"figure"_s, u"pareto"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
         u"--batch"_s, u"4"_s, u"--out"_s, u"x.png"_s, u"--op"_s, u"no_such_op"_s } << u"no_such_op"_s;
+    QTest::addRow("hlo without --hlo") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--out"_s, u"x.png"_s } << u"--hlo"_s;
+    QTest::addRow("hlo with a MODEL") << QStringList { u"figure"_s, u"hlo-roofline"_s, kModel, u"--hlo"_s, kHloModule,
+        u"--out"_s, u"x.png"_s } << u"not a MODEL"_s;
+    QTest::addRow("hlo unknown system") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, kHloModule,
+        u"--system"_s, u"no-such-system"_s, u"--out"_s, u"x.png"_s } << u"no-such-system"_s;
+    QTest::addRow("hlo bad split") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, kHloModule,
+        u"--split"_s, u"random"_s, u"--out"_s, u"x.png"_s } << u"--split"_s;
+    QTest::addRow("hlo missing module") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, u"nowhere.mlir"_s,
+        u"--out"_s, u"x.png"_s } << u"nowhere.mlir"_s;
 }
 
 void TestFigureCli::badInput()
