@@ -74,12 +74,10 @@ namespace {
 
     std::string kernelLabel(const HloProgram& program, const Kernel& kernel)
     {
-        std::map<std::string, int> counts;
         std::string heaviest;
         double heaviestFlops = -1;
         for (std::uint32_t op : kernel.ops) {
             const FlatOp& flat = program.ops[op];
-            ++counts[flat.op->name];
             if (flat.cost.flops > heaviestFlops) {
                 heaviestFlops = flat.cost.flops;
                 heaviest = flat.op->name;

@@ -13,6 +13,7 @@
 
 #include "engine/hlo/hlo_run.h"
 #include "widgets/hlo/hlo_timeline_plottable.h"
+#include "widgets/timeline/time_axis_keys.h"
 #include "widgets/timeline/time_axis_ticker.h"
 #include "widgets/timeline/timeline_legend.h"
 
@@ -171,18 +172,16 @@ void HloStepTimelineView::setTimeRange(double lowerSeconds, double upperSeconds)
 
 void HloStepTimelineView::zoomBy(double factor)
 {
-    if (!(factor > 0))
-        return;
     const QCPRange range = plot()->xAxis->range();
-    const double half = range.size() / factor / 2;
-    setTimeRange(range.center() - half, range.center() + half);
+    const TimeRange zoomed = zoomedRange({ range.lower, range.upper }, factor);
+    setTimeRange(zoomed.lower, zoomed.upper);
 }
 
 void HloStepTimelineView::panBy(double fraction)
 {
     const QCPRange range = plot()->xAxis->range();
-    const double shift = range.size() * fraction;
-    setTimeRange(range.lower + shift, range.upper + shift);
+    const TimeRange panned = pannedRange({ range.lower, range.upper }, fraction);
+    setTimeRange(panned.lower, panned.upper);
 }
 
 void HloStepTimelineView::onRangeChanged()
@@ -237,33 +236,9 @@ void HloStepTimelineView::onMouseMove(QMouseEvent* event)
         QToolTip::showText(plot()->mapToGlobal(event->pos()), text, plot());
 }
 
-bool HloStepTimelineView::handleKey(int key)
-{
-    switch (key) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomBy(1.5);
-        return true;
-    case Qt::Key_Minus:
-        zoomBy(1 / 1.5);
-        return true;
-    case Qt::Key_Left:
-        panBy(-0.2);
-        return true;
-    case Qt::Key_Right:
-        panBy(0.2);
-        return true;
-    case Qt::Key_Home:
-        resetTimeRange();
-        return true;
-    default:
-        return false;
-    }
-}
-
 bool HloStepTimelineView::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == plot() && event->type() == QEvent::KeyPress && handleKey(static_cast<QKeyEvent*>(event)->key()))
+    if (watched == plot() && event->type() == QEvent::KeyPress && handleTimeAxisKey(*this, static_cast<QKeyEvent*>(event)->key()))
         return true;
     if (watched == plot() && event->type() == QEvent::Leave && !m_lastToolTip.isEmpty()) {
         m_lastToolTip.clear();
@@ -274,7 +249,7 @@ bool HloStepTimelineView::eventFilter(QObject* watched, QEvent* event)
 
 void HloStepTimelineView::keyPressEvent(QKeyEvent* event)
 {
-    if (!handleKey(event->key()))
+    if (!handleTimeAxisKey(*this, event->key()))
         HloPlotView::keyPressEvent(event);
 }
 

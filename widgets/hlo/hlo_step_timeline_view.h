@@ -62,7 +62,6 @@ private:
     void onRangeChanged();
     void onMouseMove(QMouseEvent* event);
     void rebuildDecorations();
-    bool handleKey(int key);
 
     HloTimelinePlottable* m_timeline = nullptr;
     std::shared_ptr<HloTimelineData> m_data;

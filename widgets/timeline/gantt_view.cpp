@@ -13,7 +13,9 @@
 
 #include "engine/run/run_compile.h"
 #include "widgets/timeline/gantt_plottable.h"
+#include "widgets/timeline/time_axis_keys.h"
 #include "widgets/timeline/time_axis_ticker.h"
+#include "widgets/timeline/timeline_geometry.h"
 #include "widgets/timeline/timeline_legend.h"
 
 namespace elk::widgets {
@@ -197,19 +199,16 @@ void GanttView::setTimeRange(double lowerCycles, double upperCycles)
 
 void GanttView::zoomBy(double factor)
 {
-    if (!(factor > 0))
-        return;
     const QCPRange range = plot()->xAxis->range();
-    const double centre = range.center();
-    const double half = range.size() / factor / 2;
-    setTimeRange(centre - half, centre + half);
+    const TimeRange zoomed = zoomedRange({ range.lower, range.upper }, factor);
+    setTimeRange(zoomed.lower, zoomed.upper);
 }
 
 void GanttView::panBy(double fraction)
 {
     const QCPRange range = plot()->xAxis->range();
-    const double shift = range.size() * fraction;
-    setTimeRange(range.lower + shift, range.upper + shift);
+    const TimeRange panned = pannedRange({ range.lower, range.upper }, fraction);
+    setTimeRange(panned.lower, panned.upper);
 }
 
 void GanttView::onRangeChanged()
@@ -294,33 +293,9 @@ void GanttView::onMouseRelease(QMouseEvent* event)
     emit stepSelected(step);
 }
 
-bool GanttView::handleKey(int key)
-{
-    switch (key) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomBy(1.5);
-        return true;
-    case Qt::Key_Minus:
-        zoomBy(1 / 1.5);
-        return true;
-    case Qt::Key_Left:
-        panBy(-0.2);
-        return true;
-    case Qt::Key_Right:
-        panBy(0.2);
-        return true;
-    case Qt::Key_Home:
-        resetTimeRange();
-        return true;
-    default:
-        return false;
-    }
-}
-
 bool GanttView::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == plot() && event->type() == QEvent::KeyPress && handleKey(static_cast<QKeyEvent*>(event)->key()))
+    if (watched == plot() && event->type() == QEvent::KeyPress && handleTimeAxisKey(*this, static_cast<QKeyEvent*>(event)->key()))
         return true;
     if (watched == plot() && event->type() == QEvent::Leave && !m_lastToolTip.isEmpty()) {
         m_lastToolTip.clear();
@@ -331,7 +306,7 @@ bool GanttView::eventFilter(QObject* watched, QEvent* event)
 
 void GanttView::keyPressEvent(QKeyEvent* event)
 {
-    if (!handleKey(event->key()))
+    if (!handleTimeAxisKey(*this, event->key()))
         PlotView::keyPressEvent(event);
 }
 

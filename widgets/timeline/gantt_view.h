@@ -73,7 +73,6 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
     void rebuildLegend();
-    bool handleKey(int key);
 
     GanttPlottable* m_gantt = nullptr;
     std::shared_ptr<GanttData> m_data;

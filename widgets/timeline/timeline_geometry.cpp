@@ -127,4 +127,19 @@ TimeRange clampTimeRange(TimeRange range, double minCycles, double maxCycles, do
     return range;
 }
 
+TimeRange zoomedRange(TimeRange range, double factor)
+{
+    if (!(factor > 0))
+        return range;
+    const double centre = (range.lower + range.upper) / 2;
+    const double half = (range.upper - range.lower) / factor / 2;
+    return { centre - half, centre + half };
+}
+
+TimeRange pannedRange(TimeRange range, double fraction)
+{
+    const double shift = (range.upper - range.lower) * fraction;
+    return { range.lower + shift, range.upper + shift };
+}
+
 } // namespace elk::widgets

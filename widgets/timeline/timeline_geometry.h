@@ -62,5 +62,9 @@ struct TimeRange {
     double upper = 0;
 };
 TimeRange clampTimeRange(TimeRange range, double minCycles, double maxCycles, double minSpan);
+/// `range` made `factor` times narrower around its centre (factor > 1 zooms in); unchanged for factor ≤ 0.
+TimeRange zoomedRange(TimeRange range, double factor);
+/// `range` moved by `fraction` of its span (negative: earlier).
+TimeRange pannedRange(TimeRange range, double fraction);
 
 } // namespace elk::widgets
