@@ -11,6 +11,9 @@
 namespace elk::chip {
 
 /// Which formula family prices one core's tile of work (engine/cost implements them).
+/// 1 MiB/ms (the Elk artifact's "GB/s": 2^20 bytes per millisecond) in GB/s (10^9 bytes per second).
+inline constexpr double kGBpsPerMiBPerMs = 1048576.0 / 1e6;
+
 enum class TileCostModelKind { IpuMk2, Roofline, Fitted };
 
 /// On-chip interconnect shape.
@@ -100,6 +103,8 @@ struct ChipSpec {
 
     // Derived quantities (no validation; call on a valid spec).
     std::int64_t totalCores() const { return std::int64_t(chips) * coresPerChip; }
+    /// HBM bandwidth of the whole part in the Elk artifact's unit (its "GB/s" is MiB per ms).
+    double totalHbmBandwidthMiBPerMs() const { return totalHbmBandwidthGBps() / kGBpsPerMiBPerMs; }
     double totalHbmBandwidthGBps() const { return double(chips) * hbm.stacksPerChip * hbm.bandwidthGBpsPerStack; }
     double totalHbmCapacityGiB() const { return double(chips) * hbm.stacksPerChip * hbm.capacityGiBPerStack; }
     std::int64_t totalSramBytes() const { return totalCores() * sramBytesPerCore; }

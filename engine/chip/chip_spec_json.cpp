@@ -21,6 +21,7 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr std::string_view kSchema = "elk.chip/1";
+constexpr const char* kArtifactBandwidthKey = "bandwidthMiBPerMsPerStack";
 // Field name used for problems with the document as a whole (the empty JSON pointer is unreadable in messages).
 constexpr std::string_view kRootField = "/";
 
@@ -320,10 +321,24 @@ void readHbm(Reader& reader, const Json& object, HbmSpec& out)
 {
     const std::string pointer = "/hbm";
     reader.rejectUnknownKeys(object, pointer,
-                             {"stacksPerChip", "bandwidthGBpsPerStack", "capacityGiBPerStack", "latencyNs",
-                              "controllerPlacement", "controllerCoreIds"});
+                             {"stacksPerChip", "bandwidthGBpsPerStack", kArtifactBandwidthKey, "capacityGiBPerStack",
+                              "latencyNs", "controllerPlacement", "controllerCoreIds"});
     reader.readInteger(object, pointer, "stacksPerChip", out.stacksPerChip);
-    reader.readDouble(object, pointer, "bandwidthGBpsPerStack", out.bandwidthGBpsPerStack);
+    // The product keeps SI (GB/s = 10^9 B/s); the Elk artifact's "GB/s" is MiB per ms (2^20 B / 10^-3 s =
+    // 1.048576 GB/s), accepted so that an artifact setting can be entered exactly. Exactly one of the two.
+    const bool si = object.contains("bandwidthGBpsPerStack");
+    const bool artifact = object.contains(kArtifactBandwidthKey);
+    if (si && artifact) {
+        reader.fail(pointer + "/" + kArtifactBandwidthKey,
+            "give the HBM bandwidth once: bandwidthGBpsPerStack (GB/s) or " + std::string(kArtifactBandwidthKey)
+                + " (the Elk artifact's MiB/ms), not both");
+    } else if (artifact) {
+        double mibPerMs = 0;
+        if (reader.readDouble(object, pointer, kArtifactBandwidthKey, mibPerMs))
+            out.bandwidthGBpsPerStack = mibPerMs * kGBpsPerMiBPerMs;
+    } else {
+        reader.readDouble(object, pointer, "bandwidthGBpsPerStack", out.bandwidthGBpsPerStack);
+    }
     reader.readDouble(object, pointer, "capacityGiBPerStack", out.capacityGiBPerStack);
     reader.readInteger(object, pointer, "latencyNs", out.latencyNs);
     const bool placementKnown =

@@ -140,6 +140,11 @@ ChipResolveResult resolveChip(const std::string& presetOrFile, const std::vector
         Override o { text, text.substr(0, equals), toPointer(text.substr(0, equals)), false };
         try {
             const json::json_pointer pointer(o.pointer);
+            // The artifact's unit (MiB/ms) stands in for the SI field rather than beside it.
+            if (o.pointer == "/hbm/bandwidthMiBPerMsPerStack" && chipJson.contains("hbm") && chipJson["hbm"].is_object())
+                chipJson["hbm"].erase("bandwidthGBpsPerStack");
+            if (o.pointer == "/hbm/bandwidthGBpsPerStack" && chipJson.contains("hbm") && chipJson["hbm"].is_object())
+                chipJson["hbm"].erase("bandwidthMiBPerMsPerStack");
             o.existed = chipJson.contains(pointer);
             const json* current = o.existed ? &chipJson.at(pointer) : nullptr;
             chipJson[pointer] = overrideValue(text.substr(equals + 1), current);

@@ -129,7 +129,7 @@ private slots:
         QTest::addRow("unknown command") << QStringList { u"frob"_s } << 2 << u"unknown command 'frob'"_s;
         QTest::addRow("unknown top-level option") << QStringList { u"--frob"_s } << 2 << u"unknown option '--frob'"_s;
 
-        QTest::addRow("presets table") << QStringList { u"presets"_s } << 0 << u"ipu-pod4-hbm-mesh  4×1472"_s;
+        QTest::addRow("presets table") << QStringList { u"presets"_s } << 0 << u"ipu-pod4-hbm-mesh-edge-fed  4×1472"_s;
         QTest::addRow("presets table header") << QStringList { u"presets"_s } << 0 << u"SRAM/CORE KiB"_s;
         QTest::addRow("presets --json") << QStringList { u"presets"_s, u"--json"_s } << 0
                                         << u"\"name\": \"tt-wormhole-n300\""_s;

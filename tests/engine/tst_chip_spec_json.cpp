@@ -298,6 +298,44 @@ private slots:
         }
     }
 
+    void hbmBandwidthInTheArtifactsUnit_data()
+    {
+        // `replacement`: what stands for "bandwidthGBpsPerStack": <value> in ipu-mk2-hbm's hbm block.
+        QTest::addColumn<QByteArray>("replacement");
+        QTest::addColumn<double>("expectedGBps"); // 0: an error naming `errorField`
+        QTest::addColumn<QByteArray>("errorField");
+        QTest::addRow("GB/s (SI)") << QByteArray("\"bandwidthGBpsPerStack\": 1000") << 1000.0 << QByteArray();
+        // The artifact's --hbm_bw 16000 over 16 stacks: 1000 MiB/ms = 1.048576 TB/s per stack.
+        QTest::addRow("MiB/ms (artifact)") << QByteArray("\"bandwidthMiBPerMsPerStack\": 1000") << 1048.576 << QByteArray();
+        QTest::addRow("both: an error") << QByteArray("\"bandwidthGBpsPerStack\": 1000, \"bandwidthMiBPerMsPerStack\": 1000")
+                                        << 0.0 << QByteArray("/hbm/bandwidthMiBPerMsPerStack");
+        QTest::addRow("MiB/ms as a string") << QByteArray("\"bandwidthMiBPerMsPerStack\": \"1000\"") << 0.0
+                                            << QByteArray("/hbm/bandwidthMiBPerMsPerStack");
+    }
+
+    void hbmBandwidthInTheArtifactsUnit()
+    {
+        QFETCH(QByteArray, replacement);
+        QFETCH(double, expectedGBps);
+        QFETCH(QByteArray, errorField);
+        std::string text = presetText("ipu-mk2-hbm");
+        const std::string key = "\"bandwidthGBpsPerStack\": 1000";
+        const std::size_t at = text.find(key);
+        QVERIFY(at != std::string::npos);
+        text.replace(at, key.size(), replacement.toStdString());
+        const ChipParseResult parsed = chipSpecFromJson(text);
+        if (expectedGBps == 0) {
+            QVERIFY(!parsed.ok());
+            QCOMPARE(parsed.errors.front().field, errorField.toStdString());
+            return;
+        }
+        QVERIFY2(parsed.ok(), listErrors(parsed.errors).constData());
+        QVERIFY(qAbs(parsed.spec.hbm.bandwidthGBpsPerStack - expectedGBps) < 1e-9);
+        QVERIFY(qAbs(parsed.spec.totalHbmBandwidthMiBPerMs() - expectedGBps * 4 / kGBpsPerMiBPerMs) < 1e-9);
+        // The canonical text is SI.
+        QVERIFY(chipSpecToJson(parsed.spec).find("bandwidthGBpsPerStack") != std::string::npos);
+    }
+
     void acceptsIntegralNumbersForIntegers()
     {
         std::string text = chipSpecToJson(*findBuiltinPreset("teaching-mesh-4x4"));
@@ -359,7 +397,7 @@ private slots:
         QTest::addRow("unknown nested key")
             << QByteArray("canonical") << QByteArray("\"latencyNs\": 100,")
             << QByteArray("\"latencyNs\": 100,\n    \"latencyCycles\": 3,") << QByteArray("/hbm/latencyCycles")
-            << QByteArray("allowed keys here: stacksPerChip, bandwidthGBpsPerStack, capacityGiBPerStack, latencyNs, "
+            << QByteArray("allowed keys here: stacksPerChip, bandwidthGBpsPerStack, bandwidthMiBPerMsPerStack, capacityGiBPerStack, latencyNs, "
                           "controllerPlacement, controllerCoreIds");
         QTest::addRow("unknown key in an inactive block")
             << QByteArray("canonical") << QByteArray("\"modelPath\": \"\"")

@@ -582,6 +582,10 @@ private slots:
             << QStringList { QStringLiteral("interconnect.topology=mesh2d"),
                    QStringLiteral("interconnect.meshWidth=46"), QStringLiteral("interconnect.meshHeight=32") }
             << QStringLiteral("\"meshHeight\":32,\"meshWidth\":46");
+        // The artifact's --hbm_bw 16000 on 16 stacks, in its own unit (MiB/ms): 1048.576 GB/s per stack.
+        QTest::addRow("HBM bandwidth in the artifact's MiB/ms")
+            << QStringLiteral("ipu-pod4-hbm") << QStringList { QStringLiteral("hbm.bandwidthMiBPerMsPerStack=1000") }
+            << QStringLiteral("\"bandwidthGBpsPerStack\":1048.576,");
         QTest::addRow("later override wins")
             << QStringLiteral("ipu-pod4-hbm") << QStringList { QStringLiteral("chips=2"), QStringLiteral("chips=3") }
             << QStringLiteral("\"chips\":3,");

@@ -294,7 +294,7 @@ private slots:
         QTest::addRow("mesh on an all-to-all chip gets a mesh size")
             << u"ipu-mk2-hbm"_s << u"interconnect.topology=all-to-all,mesh2d"_s;
         QTest::addRow("all-to-all on a mesh drops edge controllers")
-            << u"ipu-pod4-hbm-mesh"_s << u"interconnect.topology=all-to-all,mesh2d"_s;
+            << u"ipu-pod4-hbm-mesh-edge-fed"_s << u"interconnect.topology=all-to-all,mesh2d"_s;
         QTest::addRow("core count on a mesh resizes the mesh") << u"ipu-pod4-hbm-mesh"_s << u"coresPerChip=736,1472"_s;
     }
 
