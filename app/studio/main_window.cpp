@@ -644,9 +644,11 @@ void MainWindow::onStepSelected(int step)
 {
     // Execution step → the graph op the model pane's table lists (a split op's parts share one op).
     const elk::widgets::RunSnapshotPtr run = m_views->run();
-    if (!run || !run->compiled || step < 0 || step >= int(run->compiled->steps.graphStep.size()))
+    if (!run || !run->compiled || step < 0 || step >= int(run->problem.steps.size()))
         return;
-    const int graphStep = run->compiled->steps.graphStep[std::size_t(step)];
+    const int graphStep = run->problem.steps[std::size_t(step)].graphStep;
+    if (graphStep < 0 || std::size_t(graphStep) >= run->compiled->analysis.order.size())
+        return;
     m_modelPane->selectOp(int(run->compiled->analysis.order[std::size_t(graphStep)]));
 }
 
@@ -659,10 +661,12 @@ void MainWindow::onOpActivated(int graphOp)
     const auto position = std::find(order.begin(), order.end(), elk::model::OpId(graphOp));
     if (position == order.end())
         return;
-    const auto& graphSteps = run->compiled->steps.graphStep;
-    const auto first = std::find(graphSteps.begin(), graphSteps.end(), int(position - order.begin()));
-    if (first != graphSteps.end())
-        m_views->setSelectedStep(int(first - graphSteps.begin()));
+    const auto& steps = run->problem.steps;
+    const int graphStep = int(position - order.begin());
+    const auto first = std::find_if(
+        steps.begin(), steps.end(), [&](const elk::schedule::Step& s) { return s.graphStep == graphStep; });
+    if (first != steps.end())
+        m_views->setSelectedStep(int(first - steps.begin()));
 }
 
 void MainWindow::reopenRun(const QString& specHash)

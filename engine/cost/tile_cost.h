@@ -20,9 +20,19 @@ struct TransferCost {
     double linkBytesPerCycle = 0; ///< per core port, bytes per core clock cycle
     double syncCycles = 0; ///< one exchange synchronisation
     double multiChipFactor = 1; ///< interChip.overheadFactor when the chip has more than one die, else 1
+    bool mesh = false; ///< 2D mesh: exchanges between many cores go through a log-depth tree
 
     /// Cycles for one core to send (or receive) `bytes` over its port.
     double cyclesForBytes(double bytes) const { return bytes / linkBytesPerCycle; }
+
+    /// Gathering `partials` partial sums of `outputBytes` per core (partials >= 2), as the exchange does
+    /// it: on an all-to-all chip one superstep (two syncs) in which each core sends (P − 1)/P of its
+    /// partial tile to the cores that own those slices (a reduce-scatter); on a 2D mesh a tree of
+    /// ceil(log2 P) such supersteps, halving what moves each time.
+    /// Departs from the artifact (elk-reference.md §2.5: 118 cycles per partial, linear in P, plus the
+    /// whole output), which makes a reduction over thousands of cores cost hundreds of thousands of
+    /// cycles where an IPU exchange takes about one superstep.
+    double gatherCycles(double outputBytes, double partials) const;
 
     /// Contract: `chip` is valid (validateChipSpec returned nothing).
     static TransferCost fromChip(const chip::ChipSpec& chip);

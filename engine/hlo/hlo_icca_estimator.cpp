@@ -132,19 +132,19 @@ namespace {
                 return false;
             }
             const sim::SimResult& sim = *result.designs[0].simulated;
-            const auto& steps = compiled.compiled->steps;
+            const auto& steps = result.problem.steps;
             const auto& order = compiled.compiled->analysis.order;
             double previousEnd = 0;
-            for (std::size_t s = 0; s < sim.steps.size() && s < steps.graphStep.size(); ++s) {
+            for (std::size_t s = 0; s < sim.steps.size() && s < steps.size(); ++s) {
                 const double end = std::max(previousEnd, sim.steps[s].execute.endCycles);
-                const model::OpId graphOp = order.at(std::size_t(steps.graphStep[s]));
+                const model::OpId graphOp = order.at(std::size_t(steps[s].graphStep));
                 const std::uint32_t flatOp = lowered.flatOpOfGraphOp.at(graphOp);
                 out[slotOfFlatOp.at(flatOp)].seconds += (end - previousEnd) / sim.clockHz;
                 previousEnd = end;
             }
             // Whatever follows the last execute (write-back) belongs to the last op.
             if (!sim.steps.empty() && sim.latencyCycles > previousEnd) {
-                const model::OpId graphOp = order.at(std::size_t(steps.graphStep[sim.steps.size() - 1]));
+                const model::OpId graphOp = order.at(std::size_t(steps[sim.steps.size() - 1].graphStep));
                 out[slotOfFlatOp.at(lowered.flatOpOfGraphOp.at(graphOp))].seconds
                     += (sim.latencyCycles - previousEnd) / sim.clockHz;
             }

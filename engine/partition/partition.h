@@ -52,6 +52,9 @@ struct PlanCost {
     double computeCycles = 0; ///< iterations × tile cycles
     double shiftCycles = 0; ///< rotation transfers and their syncs (× multi-chip factor)
     double reduceCycles = 0; ///< after compute: redistribution and partial-sum reduction (× multi-chip factor)
+    /// The compute part of reduceCycles: adding up partial sums (tile cost model, no multi-chip factor);
+    /// the simulator runs it as compute after the exchange it models itself.
+    double partialSumCycles = 0;
     double executeCycles() const { return computeCycles + shiftCycles + reduceCycles; }
     double commCycles() const { return shiftCycles + reduceCycles; }
 };

@@ -7,10 +7,13 @@
 #include "engine/cost/tile_cost.h"
 #include "engine/schedule/program.h"
 #include "engine/sim/simulator.h"
+#include "engine/sim/topology.h"
+#include "engine/sim/traffic.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -99,43 +102,74 @@ namespace {
         return std::nullopt;
     }
 
-    /// Repeats every step of a split operator once per part.
-    void expandSplitSteps(StepInputs& steps, const std::vector<int>& partsOfInput)
+    /// Output dims a pipelined split may cut: plain (not windowed) output axes that every HBM input
+    /// indexes, so that each part loads only its slice; largest extent first (ties: lower dim).
+    std::vector<int> pipelineDims(const partition::PartitionInput& input)
     {
-        StepInputs expanded;
-        for (std::size_t s = 0; s < steps.inputOfStep.size(); ++s) {
-            const int parts = partsOfInput[steps.inputOfStep[s]];
-            for (int k = 0; k < parts; ++k) {
-                expanded.inputOfStep.push_back(steps.inputOfStep[s]);
-                expanded.reservedBytesPerCore.push_back(steps.reservedBytesPerCore[s]);
-                expanded.graphStep.push_back(steps.graphStep[s]);
-                expanded.partCount.push_back(parts);
+        const model::TensorExpr& expr = input.expr;
+        std::vector<int> dims;
+        if (expr.operands.empty())
+            return dims;
+        for (const model::Axis& axis : expr.operands[0].axes) {
+            if (axis.isWindow())
+                continue;
+            bool everyHbmInput = true, anyHbm = false;
+            for (std::size_t v = 1; v < expr.operands.size(); ++v) {
+                if (v >= input.fromHbm.size() || !input.fromHbm[v])
+                    continue;
+                anyHbm = true;
+                bool uses = false;
+                for (const model::Axis& in : expr.operands[v].axes)
+                    uses = uses || (!in.isWindow() && in.dim == axis.dim);
+                everyHbmInput = everyHbmInput && uses;
             }
+            if (anyHbm && everyHbmInput)
+                dims.push_back(axis.dim);
         }
-        steps.inputOfStep = std::move(expanded.inputOfStep);
-        steps.reservedBytesPerCore = std::move(expanded.reservedBytesPerCore);
-        steps.graphStep = std::move(expanded.graphStep);
-        steps.partCount = std::move(expanded.partCount);
+        std::stable_sort(dims.begin(), dims.end(),
+            [&](int a, int b) { return expr.dimExtents[std::size_t(a)] > expr.dimExtents[std::size_t(b)]; });
+        return dims;
     }
 
+    /// Large against the SRAM: the operator's smallest preload state takes a quarter of it, or its
+    /// smallest execute state half of it (then the next operator's preload has little room to overlap).
+    bool worthPipelining(const partition::OpPlans& plans, std::int64_t sramBytesPerCore)
+    {
+        if (plans.hbmBytes <= 0 || plans.table.empty())
+            return false;
+        std::int64_t smallestExecute = plans.table.front().executeBytes;
+        for (const partition::PreloadEntry& entry : plans.table)
+            smallestExecute = std::min(smallestExecute, entry.executeBytes);
+        return 4 * plans.minPreloadBytes() >= sramBytesPerCore || 2 * smallestExecute >= sramBytesPerCore;
+    }
+
+    constexpr int kMaxPipelineParts = 8; ///< beyond 8 parts the per-part syncs dominate what overlaps
+
     /// Whether cached tables can stand for the searches of `inputs` (a cache row of another engine
-    /// build or a damaged one must never reach the scheduler).
+    /// build or a damaged one must never reach the scheduler): every input has at least one search,
+    /// searches of one input come together in ascending parts, and every plan has the part's ranks.
     bool tablesFit(const std::vector<partition::PartitionInput>& inputs, const PartitionTables& tables)
     {
-        if (tables.plans.size() != inputs.size() || (!tables.splits.empty() && tables.splits.size() != inputs.size()))
+        const std::size_t sets = tables.plans.size();
+        if (tables.splits.size() != sets || tables.inputOfPlanSet.size() != sets)
             return false;
-        for (std::size_t i = 0; i < inputs.size(); ++i) {
+        std::vector<int> lastParts(inputs.size(), 0);
+        std::uint32_t previous = 0;
+        for (std::size_t p = 0; p < sets; ++p) {
+            const std::uint32_t i = tables.inputOfPlanSet[p];
+            if (i >= inputs.size() || i < previous || (i > previous + 1) || (p == 0 && i != 0))
+                return false;
+            previous = i;
             const model::TensorExpr& expr = inputs[i].expr;
             const std::size_t dims = expr.dimExtents.size();
-            if (!tables.splits.empty()) {
-                const InputSplit& split = tables.splits[i];
-                const bool unsplit = split.parts == 1 && split.dim == -1;
-                const bool validSplit = split.parts >= 2 && split.parts <= 64 && split.dim >= 0
-                    && std::size_t(split.dim) < dims && expr.dimExtents[std::size_t(split.dim)] % split.parts == 0;
-                if (!unsplit && !validSplit)
-                    return false;
-            }
-            const partition::OpPlans& plans = tables.plans[i];
+            const InputSplit& split = tables.splits[p];
+            const bool unsplit = split.parts == 1 && split.dim == -1;
+            const bool validSplit = split.parts >= 2 && split.parts <= 64 && split.dim >= 0
+                && std::size_t(split.dim) < dims && expr.dimExtents[std::size_t(split.dim)] % split.parts == 0;
+            if ((!unsplit && !validSplit) || split.parts <= lastParts[i])
+                return false;
+            lastParts[i] = split.parts;
+            const partition::OpPlans& plans = tables.plans[p];
             if (plans.table.empty() || plans.costs.size() != plans.plans.size())
                 return false;
             for (const partition::Plan& plan : plans.plans) {
@@ -155,35 +189,20 @@ namespace {
                     return false;
             }
         }
-        return true;
+        return sets > 0 ? std::size_t(previous) + 1 == inputs.size() : inputs.empty();
     }
 
-    /// Links through which HBM data enters a 2D mesh, whole part, as the simulator routes it: one
-    /// inward link per row on each controller edge (XY routing from the edge router of the core's
-    /// row), all four links of a controller's router when controllers sit inside. 0 on all-to-all.
+    /// Bytes per cycle, whole part, at which a 2D mesh delivers preload data to its cores, as the
+    /// simulator routes it (XY from each stack's injection router): a preload of P bytes per core keeps
+    /// the busiest mesh link busy for P × its load; cores × P over that time. 0 on all-to-all.
     double meshInjectionBytesPerCycle(const chip::ChipSpec& chip)
     {
         if (chip.interconnect.topology != chip::Topology::Mesh2d)
             return 0;
-        const int width = chip.interconnect.meshWidth;
-        const int height = chip.interconnect.meshHeight;
-        int links = 0;
-        switch (chip.hbm.controllerPlacement) {
-        case chip::ControllerPlacement::WestEdge:
-            links = height;
-            break;
-        case chip::ControllerPlacement::WestEastEdges:
-            links = 2 * height;
-            break;
-        case chip::ControllerPlacement::AllEdges:
-            links = 2 * height + 2 * width;
-            break;
-        case chip::ControllerPlacement::Spread:
-        case chip::ControllerPlacement::Explicit:
-            links = 4 * chip.hbm.stacksPerChip;
-            break;
-        }
-        return double(links) * double(chip.chips) * chip.linkBytesPerCycle();
+        const sim::Topology topology(chip);
+        sim::TrafficBuilder traffic(topology);
+        const sim::PhaseVector& onePerCore = traffic.vector(traffic.preload(0, 1));
+        return onePerCore.minCycles > 0 ? double(chip.totalCores()) / onePerCore.minCycles : 0.0;
     }
 
 } // namespace
@@ -210,7 +229,17 @@ CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads
 
 PartitionTables partitionTablesOf(const CompiledModel& compiled)
 {
-    return PartitionTables { compiled.plans, compiled.splits };
+    PartitionTables tables;
+    tables.plans = compiled.plans;
+    tables.splits.resize(compiled.plans.size());
+    tables.inputOfPlanSet.resize(compiled.plans.size());
+    for (std::size_t i = 0; i < compiled.variants.size(); ++i) {
+        for (const SplitVariant& variant : compiled.variants[i]) {
+            tables.splits[variant.planSet] = variant.split;
+            tables.inputOfPlanSet[variant.planSet] = std::uint32_t(i);
+        }
+    }
+    return tables;
 }
 
 CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads, const PartitionTables* cached)
@@ -263,148 +292,260 @@ CompileResult compileLoadedModel(
     settings.training = spec.phase == Phase::Train;
 
     const auto& inputs = compiled->steps.distinctInputs;
+    compiled->variants.assign(inputs.size(), {});
+    const auto addVariant = [&](std::size_t i, InputSplit split, partition::OpPlans plans) {
+        const auto planSet = std::uint32_t(compiled->plans.size());
+        compiled->variants[i].push_back(SplitVariant { split, planSet });
+        compiled->planInputs.push_back(split.parts > 1 ? partOf(inputs[i], split) : inputs[i]);
+        compiled->plans.push_back(std::move(plans));
+    };
     if (cached != nullptr && tablesFit(inputs, *cached)) {
-        std::vector<int> partsOfInput(inputs.size(), 1);
-        bool anySplit = false;
-        compiled->splits.assign(inputs.size(), InputSplit {});
-        for (std::size_t i = 0; i < cached->splits.size(); ++i) {
-            const InputSplit& split = cached->splits[i];
-            if (split.parts == 1)
-                continue;
-            compiled->steps.distinctInputs[i] = partOf(inputs[i], split);
-            compiled->splits[i] = split;
-            partsOfInput[i] = split.parts;
-            anySplit = true;
-        }
-        if (anySplit)
-            expandSplitSteps(compiled->steps, partsOfInput);
-        compiled->plans = cached->plans;
+        for (std::size_t p = 0; p < cached->plans.size(); ++p)
+            addVariant(cached->inputOfPlanSet[p], cached->splits[p], cached->plans[p]);
         result.timings.partitionSeconds = secondsSince(start);
         result.fromCache = true;
         result.compiled = std::move(compiled);
         return result;
     }
-    std::vector<partition::PartitionResult> searched(inputs.size());
-    // Largest searches first so that threads finish together; the order of results is by index.
-    std::vector<std::size_t> queue(inputs.size());
-    for (std::size_t i = 0; i < queue.size(); ++i)
-        queue[i] = i;
-    std::stable_sort(queue.begin(), queue.end(), [&](std::size_t a, std::size_t b) {
-        return model::iterationCount(inputs[a].expr) > model::iterationCount(inputs[b].expr);
-    });
-    SharedControl shared(control);
-    std::atomic<std::size_t> next { 0 };
-    auto work = [&] {
-        for (std::size_t slot = next++; slot < queue.size(); slot = next++) {
-            const std::size_t i = queue[slot];
-            searched[i] = partition::partitionOp(inputs[i], settings, *costModel.model, transfer, shared);
-            shared.opDone(std::int64_t(inputs.size()));
-        }
+
+    // Runs searches of (input, split) jobs on the pool; results by job index.
+    struct Job {
+        std::size_t input = 0;
+        InputSplit split;
     };
+    SharedControl shared(control);
     const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
-    const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, std::max(1, int(inputs.size())));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threadCount; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& thread : pool)
-        thread.join();
+    const auto searchAll = [&](const std::vector<Job>& jobs) {
+        std::vector<partition::PartitionResult> searched(jobs.size());
+        std::vector<partition::PartitionInput> parts(jobs.size());
+        for (std::size_t j = 0; j < jobs.size(); ++j)
+            parts[j] = jobs[j].split.parts > 1 ? partOf(inputs[jobs[j].input], jobs[j].split) : inputs[jobs[j].input];
+        // Largest searches first so that threads finish together; the order of results is by index.
+        std::vector<std::size_t> queue(jobs.size());
+        for (std::size_t j = 0; j < queue.size(); ++j)
+            queue[j] = j;
+        std::stable_sort(queue.begin(), queue.end(), [&](std::size_t a, std::size_t b) {
+            return model::iterationCount(parts[a].expr) > model::iterationCount(parts[b].expr);
+        });
+        std::atomic<std::size_t> next { 0 };
+        auto work = [&] {
+            for (std::size_t slot = next++; slot < queue.size(); slot = next++) {
+                const std::size_t j = queue[slot];
+                searched[j] = partition::partitionOp(parts[j], settings, *costModel.model, transfer, shared);
+                shared.opDone(std::int64_t(jobs.size()));
+            }
+        };
+        const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, std::max(1, int(jobs.size())));
+        std::vector<std::thread> pool;
+        for (int t = 1; t < threadCount; ++t)
+            pool.emplace_back(work);
+        work();
+        for (std::thread& thread : pool)
+            thread.join();
+        return searched;
+    };
+
+    std::vector<Job> wholeJobs(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        wholeJobs[i].input = i;
+    std::vector<partition::PartitionResult> whole = searchAll(wholeJobs);
     if (control.stopRequested()) {
         result.status = RunStatus::Stopped;
         return result;
     }
 
-    // Operators too large for the SRAM are split over one output dim; the rest that fit no plan are named.
-    std::vector<int> partsOfInput(inputs.size(), 1);
-    bool anySplit = false;
-    compiled->splits.assign(inputs.size(), InputSplit {});
-    for (std::size_t i = 0; i < searched.size(); ++i) {
-        if (searched[i].ok() || searched[i].smallestBytesPerCore <= 0)
+    // Operators too large for the SRAM are split over one output dim until they fit (their smallest
+    // variant); the rest that fit no plan are named.
+    std::vector<InputSplit> baseSplit(inputs.size());
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        if (whole[i].ok() || whole[i].smallestBytesPerCore <= 0)
             continue;
         partition::PartitionResult partResult;
-        if (auto split = splitToFit(inputs[i], searched[i], settings, *costModel.model, transfer, shared, partResult)) {
-            partsOfInput[i] = split->split.parts;
-            compiled->splits[i] = split->split;
-            compiled->steps.distinctInputs[i] = std::move(split->input);
-            searched[i] = std::move(partResult);
-            anySplit = true;
+        if (auto split = splitToFit(inputs[i], whole[i], settings, *costModel.model, transfer, shared, partResult)) {
+            baseSplit[i] = split->split;
+            whole[i] = std::move(partResult);
         }
     }
-    if (anySplit)
-        expandSplitSteps(compiled->steps, partsOfInput);
-    result.timings.partitionSeconds = secondsSince(start);
-    for (std::size_t i = 0; i < searched.size(); ++i) {
-        if (searched[i].ok())
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        if (whole[i].ok())
             continue;
-        const auto scheduleStep = std::size_t(std::find(compiled->steps.inputOfStep.begin(),
-                                                  compiled->steps.inputOfStep.end(), i)
+        const auto step = std::size_t(std::find(compiled->steps.inputOfStep.begin(), compiled->steps.inputOfStep.end(), i)
             - compiled->steps.inputOfStep.begin());
-        const auto step = std::size_t(compiled->steps.graphStep[scheduleStep]);
         const model::Op& op = compiled->model.graph.op(compiled->analysis.order[step]);
         result.errors.push_back("op '" + op.name + "' (" + model::toString(inputs[i].expr.kind) + ", step "
-            + std::to_string(step) + "): " + searched[i].error
-            + (searched[i].smallestBytesPerCore > 0 ? "; splitting it over one output dimension into up to 64 parts does not fit either" : ""));
+            + std::to_string(step) + "): " + whole[i].error
+            + (whole[i].smallestBytesPerCore > 0 ? "; splitting it over one output dimension into up to 64 parts does not fit either" : ""));
+    }
+    if (control.stopRequested()) {
+        result.status = RunStatus::Stopped;
+        return result;
     }
     if (!result.errors.empty()) {
         result.status = RunStatus::Failed;
         return result;
     }
-    compiled->plans.reserve(searched.size());
-    for (partition::PartitionResult& one : searched)
-        compiled->plans.push_back(std::move(*one.plans));
+
+    // Pipelined variants: 2×, 4×, … the base parts over one dim the HBM inputs use, up to 8 parts.
+    std::vector<Job> pipelineJobs;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (!worthPipelining(*whole[i].plans, settings.sramBytesPerCore))
+            continue;
+        const InputSplit base = baseSplit[i];
+        std::vector<int> dims = pipelineDims(inputs[i]);
+        if (base.parts > 1)
+            dims = std::find(dims.begin(), dims.end(), base.dim) != dims.end() ? std::vector<int> { base.dim } : std::vector<int> {};
+        for (int dim : dims) {
+            const std::int64_t extent = inputs[i].expr.dimExtents[std::size_t(dim)];
+            bool any = false;
+            for (int parts = 2 * base.parts; parts <= std::max(kMaxPipelineParts, base.parts); parts *= 2) {
+                if (extent % parts != 0 || extent / parts < 1)
+                    break;
+                pipelineJobs.push_back(Job { i, InputSplit { parts, dim } });
+                any = true;
+            }
+            if (any)
+                break; // one dim per operator: its largest that divides
+        }
+    }
+    std::vector<partition::PartitionResult> pipelined = searchAll(pipelineJobs);
+    if (control.stopRequested()) {
+        result.status = RunStatus::Stopped;
+        return result;
+    }
+    std::size_t job = 0;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        addVariant(i, baseSplit[i], std::move(*whole[i].plans));
+        for (; job < pipelineJobs.size() && pipelineJobs[job].input == i; ++job) {
+            if (pipelined[job].ok())
+                addVariant(i, pipelineJobs[job].split, std::move(*pipelined[job].plans));
+        }
+    }
+    result.timings.partitionSeconds = secondsSince(start);
     result.compiled = std::move(compiled);
     return result;
 }
 
+namespace {
+
+    /// The problem with every distinct operator i run as compiled.variants[i][variantOfInput[i]].
+    schedule::ScheduleProblem buildProblem(const CompiledModel& compiled, const RunSpec& spec,
+        const std::vector<std::uint32_t>& variantOfInput, double injectionBytesPerCycle)
+    {
+        schedule::ScheduleProblem problem;
+        for (const partition::OpPlans& plans : compiled.plans)
+            problem.planSets.push_back(&plans);
+        for (const partition::PartitionInput& input : compiled.planInputs)
+            problem.planInputs.push_back(&input);
+        const model::Graph& graph = compiled.model.graph;
+        const std::vector<model::OpId>& order = compiled.analysis.order;
+        const StepInputs& inputs = compiled.steps;
+        const std::int64_t cores = std::max<std::int64_t>(1, spec.chip.totalCores());
+        std::vector<int> graphStepOf;
+        problem.steps.reserve(inputs.inputOfStep.size());
+        for (std::size_t s = 0; s < inputs.inputOfStep.size(); ++s) {
+            const model::OpId op = order[s];
+            const std::uint32_t input = inputs.inputOfStep[s];
+            const SplitVariant& variant = compiled.variants[input][variantOfInput[input]];
+            const int parts = variant.split.parts;
+            // Earlier parts' outputs stay on chip (spread over the cores) until the consumers run.
+            std::int64_t partOutputBytesPerCore = 0;
+            if (parts > 1) {
+                const model::TensorExpr& part = compiled.planInputs[variant.planSet].expr;
+                const std::int64_t bytes = model::operandElements(part, 0) * model::bytesPerElement(part.operands[0].dtype);
+                partOutputBytesPerCore = (bytes + cores - 1) / cores;
+            }
+            for (int k = 0; k < parts; ++k) {
+                schedule::Step step;
+                step.name = graph.op(op).name;
+                if (parts > 1)
+                    step.name += " [part " + std::to_string(k + 1) + "/" + std::to_string(parts) + "]";
+                step.planSet = variant.planSet;
+                step.flops = model::flopCount(graph.exprOf(op)) / parts;
+                step.reservedBytesPerCore = inputs.reservedBytesPerCore[s] + k * partOutputBytesPerCore;
+                step.graphStep = int(s);
+                step.part = k;
+                step.parts = parts;
+                problem.steps.push_back(std::move(step));
+                graphStepOf.push_back(int(s));
+            }
+        }
+        // Layers over schedule steps: a split operator adds its parts to the block it belongs to.
+        const model::LayerStructure& graphLayers = compiled.analysis.layers;
+        problem.layers = graphLayers;
+        if (graphStepOf.size() != order.size()) {
+            const auto stepsBefore = [&](int graphStep) {
+                return int(std::lower_bound(graphStepOf.begin(), graphStepOf.end(), graphStep) - graphStepOf.begin());
+            };
+            problem.layers.prefixOps = stepsBefore(graphLayers.prefixOps);
+            problem.layers.firstLayerStart = problem.layers.prefixOps;
+            problem.layers.opsPerLayer
+                = stepsBefore(graphLayers.prefixOps + graphLayers.opsPerLayer) - problem.layers.prefixOps;
+            problem.layers.suffixOps = int(graphStepOf.size()) - problem.layers.prefixOps
+                - graphLayers.layerCount * problem.layers.opsPerLayer;
+        }
+        problem.cores = spec.chip.totalCores();
+        problem.sramBytesPerCore = spec.chip.sramBytesPerCore;
+        problem.clockHz = spec.chip.clockHz;
+        problem.hbmBytesPerCycle = spec.chip.totalHbmBandwidthGBps() * 1e9 / spec.chip.clockHz;
+        problem.preloadIngressBytesPerCycle = spec.options.preloadIngressGBpsPerCore * 1e9 / spec.chip.clockHz;
+        problem.preloadNocThreshold = spec.options.preloadNocThreshold;
+        problem.delayCompute = spec.options.delayCompute;
+        problem.mesh = spec.chip.interconnect.topology == chip::Topology::Mesh2d;
+        problem.preloadInjectionBytesPerCycle = injectionBytesPerCycle;
+        return problem;
+    }
+
+} // namespace
+
+SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec)
+{
+    SplitChoice choice;
+    const std::size_t inputs = compiled.variants.size();
+    choice.variantOfInput.assign(inputs, 0);
+    // Candidates: operators with pipelined variants, the largest HBM load over the model first.
+    std::vector<std::int64_t> loadOfInput(inputs, 0);
+    for (std::uint32_t input : compiled.steps.inputOfStep)
+        loadOfInput[input] += compiled.plans[compiled.variants[input].front().planSet].hbmBytes;
+    std::vector<std::size_t> candidates;
+    for (std::size_t i = 0; i < inputs; ++i) {
+        if (compiled.variants[i].size() > 1)
+            candidates.push_back(i);
+    }
+    if (candidates.empty())
+        return choice;
+    std::stable_sort(candidates.begin(), candidates.end(),
+        [&](std::size_t a, std::size_t b) { return loadOfInput[a] > loadOfInput[b]; });
+    NullRunControl control;
+    const double injection = meshInjectionBytesPerCycle(spec.chip);
+    const auto latency = [&](const std::vector<std::uint32_t>& variantOfInput) {
+        ++choice.evaluations;
+        const schedule::ScheduleProblem problem = buildProblem(compiled, spec, variantOfInput, injection);
+        const schedule::ScheduleResult scheduled = schedule::scheduleDesign(problem, schedule::Design::ElkDyn, control);
+        return scheduled.ok() ? scheduled.schedule->latencyCycles : std::numeric_limits<double>::infinity();
+    };
+    double best = latency(choice.variantOfInput);
+    for (std::size_t i : candidates) {
+        while (choice.variantOfInput[i] + 1 < compiled.variants[i].size()) {
+            std::vector<std::uint32_t> trial = choice.variantOfInput;
+            ++trial[i];
+            const double candidate = latency(trial);
+            if (!(candidate < best * (1 - 1e-4)))
+                break; // more parts no longer help this operator
+            best = candidate;
+            choice.variantOfInput = std::move(trial);
+        }
+    }
+    return choice;
+}
+
 schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, const RunSpec& spec)
 {
-    schedule::ScheduleProblem problem;
-    for (const partition::OpPlans& plans : compiled.plans)
-        problem.planSets.push_back(&plans);
-    const model::Graph& graph = compiled.model.graph;
-    const std::vector<model::OpId>& order = compiled.analysis.order;
-    const StepInputs& inputs = compiled.steps;
-    problem.steps.reserve(inputs.inputOfStep.size());
-    for (std::size_t s = 0; s < inputs.inputOfStep.size(); ++s) {
-        const model::OpId op = order[std::size_t(inputs.graphStep[s])];
-        const int parts = inputs.partCount[s];
-        schedule::Step step;
-        step.name = graph.op(op).name;
-        if (parts > 1) {
-            const int part = 1 + int(s) - int(std::find(inputs.graphStep.begin(), inputs.graphStep.end(), inputs.graphStep[s])
-                                         - inputs.graphStep.begin());
-            step.name += " [part " + std::to_string(part) + "/" + std::to_string(parts) + "]";
-        }
-        step.planSet = inputs.inputOfStep[s];
-        step.flops = model::flopCount(graph.exprOf(op)) / parts;
-        step.reservedBytesPerCore = inputs.reservedBytesPerCore[s];
-        problem.steps.push_back(std::move(step));
-    }
-    // Layers over schedule steps: a split operator adds its parts to the block it belongs to.
-    const model::LayerStructure& graphLayers = compiled.analysis.layers;
-    problem.layers = graphLayers;
-    if (inputs.graphStep.size() != order.size()) {
-        const auto stepsBefore = [&](int graphStep) {
-            return int(std::lower_bound(inputs.graphStep.begin(), inputs.graphStep.end(), graphStep)
-                - inputs.graphStep.begin());
-        };
-        problem.layers.prefixOps = stepsBefore(graphLayers.prefixOps);
-        problem.layers.firstLayerStart = problem.layers.prefixOps;
-        problem.layers.opsPerLayer
-            = stepsBefore(graphLayers.prefixOps + graphLayers.opsPerLayer) - problem.layers.prefixOps;
-        problem.layers.suffixOps = int(inputs.graphStep.size()) - problem.layers.prefixOps
-            - graphLayers.layerCount * problem.layers.opsPerLayer;
-    }
-    problem.cores = spec.chip.totalCores();
-    problem.sramBytesPerCore = spec.chip.sramBytesPerCore;
-    problem.clockHz = spec.chip.clockHz;
-    problem.hbmBytesPerCycle = spec.chip.totalHbmBandwidthGBps() * 1e9 / spec.chip.clockHz;
-    problem.preloadIngressBytesPerCycle = spec.options.preloadIngressGBpsPerCore * 1e9 / spec.chip.clockHz;
-    problem.preloadNocThreshold = spec.options.preloadNocThreshold;
-    problem.delayCompute = spec.options.delayCompute;
-    problem.mesh = spec.chip.interconnect.topology == chip::Topology::Mesh2d;
-    problem.preloadInjectionBytesPerCycle = meshInjectionBytesPerCycle(spec.chip);
-    return problem;
+    return scheduleProblemFor(compiled, spec, chooseSplits(compiled, spec));
+}
+
+schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, const RunSpec& spec, const SplitChoice& choice)
+{
+    return buildProblem(compiled, spec, choice.variantOfInput, meshInjectionBytesPerCycle(spec.chip));
 }
 
 namespace {
@@ -434,13 +575,30 @@ namespace {
             options.contention = run.design != schedule::Design::Ideal;
             const schedule::Program program = schedule::lowerProgram(problem, *run.schedule);
             sim::SimRunResult simulated = sim::simulate(spec.chip, problem, program, options, control);
-            run.simulateSeconds = secondsSince(simStart);
             if (control.stopRequested())
                 return run;
             if (simulated.ok())
                 run.simulated = std::move(simulated.result);
             else
                 run.error = "simulation: " + simulated.error;
+            // Elk-Full confirms its analytic choice on the simulator: the runner-up orders and the
+            // identity order (Elk-Dyn's) are simulated too and the fastest simulated one is kept, so an
+            // order that only looks better in the contention-free estimate is not taken.
+            for (std::size_t f = 1; run.simulated && f < scheduled.finalists.size(); ++f) {
+                const schedule::Program other = schedule::lowerProgram(problem, scheduled.finalists[f]);
+                sim::SimRunResult otherSim = sim::simulate(spec.chip, problem, other, options, control);
+                if (control.stopRequested())
+                    return run;
+                if (otherSim.ok() && otherSim.result->latencyCycles < run.simulated->latencyCycles) {
+                    run.schedule = scheduled.finalists[f];
+                    run.metrics = schedule::scheduleMetrics(problem, *run.schedule, linkBytesPerCycle);
+                    run.simulated = std::move(otherSim.result);
+                }
+            }
+            if (scheduled.finalists.size() > 1)
+                run.schedule->note += "; chosen by simulation among " + std::to_string(scheduled.finalists.size())
+                    + " finalists (best analytic orders and the identity)";
+            run.simulateSeconds = secondsSince(simStart);
         }
         return run;
     }

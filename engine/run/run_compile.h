@@ -26,9 +26,9 @@ struct StageTimings {
     double simulateSeconds = 0;
 };
 
-/// How compileModel split one distinct operator too large for the SRAM: `parts` equal parts over loop
-/// dim `dim` (parts 1, dim -1: not split). Kept with cached partition tables, since they are searches
-/// of the parts.
+/// How one partition search splits its distinct operator: `parts` equal parts over loop dim `dim`
+/// (parts 1, dim -1: not split). Kept with cached partition tables, since they are searches of the
+/// parts.
 struct InputSplit {
     int parts = 1;
     int dim = -1;
@@ -36,21 +36,40 @@ struct InputSplit {
 };
 
 /// Partition tables as a cache keeps them: enough to rebuild a CompiledModel without searching.
+/// One entry per search (plan set); every distinct operator has one or more searches, one per way of
+/// splitting it (its variants).
 struct PartitionTables {
-    std::vector<partition::OpPlans> plans; ///< by StepInputs::distinctInputs
-    std::vector<InputSplit> splits; ///< by StepInputs::distinctInputs; empty: nothing split
+    std::vector<partition::OpPlans> plans; ///< by plan set
+    std::vector<InputSplit> splits; ///< by plan set
+    std::vector<std::uint32_t> inputOfPlanSet; ///< by plan set: index into StepInputs::distinctInputs
+};
+
+/// One way to run a distinct operator: as `split.parts` consecutive parts (1: whole) searched as
+/// plan set `planSet`.
+struct SplitVariant {
+    InputSplit split;
+    std::uint32_t planSet = 0;
 };
 
 /// Everything a run computes before any design decides: the graph, its analysis, the per-step
 /// partition inputs and every distinct partition search. It depends on the model, the step and the
 /// chip's cores, SRAM, interconnect and tile cost — not on HBM bandwidth or the preload knobs — so a
 /// bandwidth edit re-runs only scheduling (partitionKey() says what it depends on).
+///
+/// Pipelined splitting (elk-design.md §4, "the same for every design"): an operator whose preload or
+/// execute state is large against the SRAM is also searched as 2, 4, 8 … parts over one output
+/// dimension that its HBM inputs use (so each part loads a slice: the next part's preload overlaps
+/// this part's execution). Which variant a run uses depends on the schedule, hence on HBM bandwidth:
+/// scheduleProblemFor() chooses it (chooseSplits()), not the compiler.
 struct CompiledModel {
     LoadedModel model;
     model::GraphAnalysis analysis;
-    StepInputs steps;
-    std::vector<partition::OpPlans> plans; ///< by StepInputs::distinctInputs
-    std::vector<InputSplit> splits; ///< by StepInputs::distinctInputs
+    StepInputs steps; ///< by graph step (unsplit)
+    std::vector<partition::OpPlans> plans; ///< by plan set
+    std::vector<partition::PartitionInput> planInputs; ///< by plan set: the searched (part) expression
+    /// By distinct input: its variants, ascending parts; variants[i][0] is the smallest split that fits
+    /// (the whole operator unless it does not fit the SRAM at all).
+    std::vector<std::vector<SplitVariant>> variants;
     std::string costModel; ///< name and version of the tile cost model
     std::string partitionKey; ///< partitionKey() of the spec it was compiled for
 };
@@ -108,8 +127,22 @@ struct RunResult {
     bool ok() const { return errors.empty() && status == RunStatus::Completed; }
 };
 
-/// The schedule problem of `spec` on a compiled model. Contract: compiled.partitionKey == partitionKey(spec).
+/// Which variant each distinct operator runs as (by distinct input: index into CompiledModel::variants[i]).
+struct SplitChoice {
+    std::vector<std::uint32_t> variantOfInput;
+    int evaluations = 0; ///< Elk-Dyn schedules tried to choose it
+};
+
+/// Pipelined splitting as a compiler decision, the same for every design: starting from each
+/// operator's smallest fitting variant, operators with more variants (largest HBM load first) try the
+/// next one (2, 4, 8 … parts) while it lowers the Elk-Dyn analytic latency of the whole model by more
+/// than 0.01 %. Deterministic. Contract: compiled.partitionKey == partitionKey(spec).
+SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec);
+
+/// The schedule problem of `spec` on a compiled model with `choice` (chooseSplits() when omitted).
+/// Contract: compiled.partitionKey == partitionKey(spec).
 schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, const RunSpec& spec);
+schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, const RunSpec& spec, const SplitChoice& choice);
 
 /// Runs every design of `spec` on an already compiled model (reusing its partition tables). An error
 /// when the spec needs other partition tables (partitionKey differs).

@@ -26,6 +26,39 @@ namespace {
         return bytes;
     }
 
+    /// Operators run as several parts (pipelined splitting, or too large for the SRAM): one entry per
+    /// distinct operator, with how many graph ops use it.
+    ordered_json splitOpsJson(const RunResult& result)
+    {
+        const CompiledModel& compiled = *result.compiled;
+        std::vector<int> graphOps(compiled.plans.size(), 0);
+        std::vector<const schedule::Step*> first(compiled.plans.size(), nullptr);
+        for (const schedule::Step& step : result.problem.steps) {
+            if (step.parts <= 1 || step.part != 0)
+                continue;
+            ++graphOps[step.planSet];
+            if (!first[step.planSet])
+                first[step.planSet] = &step;
+        }
+        ordered_json out = ordered_json::array();
+        for (const std::vector<SplitVariant>& variants : compiled.variants) {
+            for (const SplitVariant& variant : variants) {
+                const schedule::Step* step = first[variant.planSet];
+                if (!step)
+                    continue;
+                const model::TensorExpr& expr = compiled.planInputs[variant.planSet].expr;
+                const int dim = variant.split.dim;
+                out.push_back(ordered_json { { "first_op", step->name.substr(0, step->name.rfind(" [part ")) },
+                    { "kind", model::toString(expr.kind) }, { "graph_ops", graphOps[variant.planSet] },
+                    { "parts", variant.split.parts }, { "dim", dim },
+                    { "dim_extent_per_part", expr.dimExtents[std::size_t(dim)] },
+                    { "why", variants.front().split.parts == 1 ? "pipelined: fewer parts schedule slower (elk-dyn)"
+                                                               : "too large for the SRAM whole" } });
+            }
+        }
+        return out;
+    }
+
     ordered_json breakdownJson(double overlap, double preloadOnly, double executeOnly, double stall, double clock)
     {
         return ordered_json { { "overlap", milliseconds(overlap, clock) },
@@ -72,6 +105,15 @@ namespace {
             { "sram_peak_bytes_per_core", run.schedule->sramPeakBytesPerCore } };
         out["contention"] = run.design != schedule::Design::Ideal;
         out["orders_tried"] = run.schedule->ordersTried;
+        if (run.design == schedule::Design::ElkFull) {
+            const schedule::OrderSearch& o = run.schedule->orders;
+            out["order_search"] = ordered_json { { "prefixes_visited", o.prefixesVisited },
+                { "valid_orders", o.validOrders }, { "movable_ops_per_layer", o.movableOps },
+                { "budget_reached", o.truncated }, { "moves_from_identity", o.movesFromIdentity },
+                { "analytic_latency_ms",
+                    ordered_json { { "min", milliseconds(o.minCycles, clock) }, { "median", milliseconds(o.medianCycles, clock) },
+                        { "max", milliseconds(o.maxCycles, clock) } } } };
+        }
         if (!run.schedule->note.empty())
             out["note"] = run.schedule->note;
         out["schedule_s"] = run.seconds;
@@ -95,7 +137,8 @@ std::string runResultToJson(const RunResult& result)
             { "params", compiled.model.declaredParams.value_or(totals.params) }, { "flops_per_step", totals.flops },
             { "hbm_bytes_per_step", hbmBytesOfSteps(result) }, { "hbm_bytes_no_reuse", totals.hbmBytesNoReuse },
             { "spilled_activation_bytes", compiled.steps.spilledBytes },
-            { "distinct_partitions", compiled.plans.size() }, { "tile_cost_model", compiled.costModel } };
+            { "distinct_partitions", compiled.plans.size() }, { "tile_cost_model", compiled.costModel },
+            { "split_ops", splitOpsJson(result) } };
     }
     out["step"] = ordered_json { { "phase", toString(result.spec.phase) }, { "batch", result.spec.batch },
         { "seq_len", result.spec.seqLen }, { "kv_len", result.spec.kvLen } };

@@ -123,8 +123,6 @@ StepInputs buildStepInputs(const model::Graph& graph, const model::GraphAnalysis
         if (added)
             result.distinctInputs.push_back(it->first);
         result.inputOfStep.push_back(it->second);
-        result.graphStep.push_back(s);
-        result.partCount.push_back(1);
     }
     return result;
 }

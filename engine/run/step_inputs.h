@@ -11,7 +11,7 @@
 
 namespace elk::run {
 
-/// What the compiler needs of a graph, per execution step: which partition search the step uses and
+/// What the compiler needs of a graph, per graph step (execution order): which partition search the step uses and
 /// how much SRAM activations living across it hold.
 struct StepInputs {
     std::vector<partition::PartitionInput> distinctInputs; ///< first-seen order of the execution order
@@ -19,11 +19,6 @@ struct StepInputs {
     std::vector<std::int64_t> reservedBytesPerCore; ///< by step
     std::vector<model::TensorId> spilledTensors; ///< activations moved to HBM because SRAM could not hold them
     std::int64_t spilledBytes = 0; ///< their bytes (each read back by its consumers)
-    /// By schedule step: the graph step (index into GraphAnalysis::order) it computes. An operator too
-    /// large for the chip's SRAM runs as several consecutive steps, each over a part of one output
-    /// dimension (compileModel splits it); otherwise steps and graph steps are the same.
-    std::vector<int> graphStep;
-    std::vector<int> partCount; ///< by schedule step: parts its operator was split into (1: not split)
 };
 
 /// Liveness-aware placement (elk-design.md §2): an activation stays on chip from its producer to its

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace elk::schedule {
 
@@ -159,6 +160,21 @@ namespace {
         return result;
     }
 
+    /// Ops per layer − the longest increasing run of the order: the fewest take-out-and-reinsert moves
+    /// that turn the identity into `order`.
+    int movesFromIdentity(const std::vector<int>& order)
+    {
+        std::vector<int> tails; // patience sorting
+        for (int v : order) {
+            const auto it = std::lower_bound(tails.begin(), tails.end(), v);
+            if (it == tails.end())
+                tails.push_back(v);
+            else
+                *it = v;
+        }
+        return static_cast<int>(order.size() - tails.size());
+    }
+
     ScheduleResult scheduleFull(const ScheduleProblem& problem, const Allocator& allocator,
         detail::BackwardScheduler& scheduler, RunControl& control)
     {
@@ -167,9 +183,12 @@ namespace {
             return failure("stopped");
         detail::BackwardOptions options;
         options.maxOverlap = overlapBound(problem);
-        std::optional<Schedule> best;
-        std::int64_t tried = 0;
-        std::size_t bestIndex = 0;
+        // The few best orders (analytically), and the identity's schedule, kept as finalists.
+        constexpr std::size_t kFinalists = 3;
+        std::vector<std::pair<double, std::size_t>> ranked; // (latency, order index), ascending
+        std::vector<Schedule> kept;
+        std::optional<Schedule> identity;
+        std::vector<double> latencies;
         std::vector<int> order;
         for (std::size_t o = 0; o < orders.orders.size(); ++o) {
             if (control.stopRequested())
@@ -177,69 +196,189 @@ namespace {
             control.progress(static_cast<std::int64_t>(o), static_cast<std::int64_t>(orders.orders.size()), "elk-full orders");
             order = expandLayerOrder(problem, orders.orders[o]);
             options.preloadOrder = &order;
-            ++tried;
             if (!scheduler.run(options)) {
                 if (o == 0) // the identity order is Elk-Dyn: an op that does not fit at all
                     return failure(fitError(problem, allocator, scheduler.failedStep()));
                 continue;
             }
+            const double latency = scheduler.latencyCycles();
+            latencies.push_back(latency);
+            if (o == 0)
+                identity = scheduler.toSchedule(Design::ElkFull);
             // Strictly better only: ties keep the earlier order (the identity first).
-            if (!best || scheduler.latencyCycles() < best->latencyCycles) {
-                best = scheduler.toSchedule(Design::ElkFull);
-                bestIndex = o;
+            std::size_t at = 0;
+            while (at < ranked.size() && ranked[at].first <= latency)
+                ++at;
+            if (at < kFinalists) {
+                ranked.insert(ranked.begin() + static_cast<std::ptrdiff_t>(at), { latency, o });
+                kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(at), scheduler.toSchedule(Design::ElkFull));
+                if (ranked.size() > kFinalists) {
+                    ranked.pop_back();
+                    kept.pop_back();
+                }
             }
         }
-        best->ordersTried = tried;
-        char note[160];
-        std::snprintf(note, sizeof note, "order %zu of %zu%s; %zu reordered ops per layer", bestIndex,
-            orders.orders.size(), orders.truncated ? " (generator bound reached)" : "", orders.movable.size());
-        best->note = note;
+        OrderSearch search;
+        search.prefixesVisited = orders.nodesVisited;
+        search.validOrders = static_cast<std::int64_t>(latencies.size());
+        search.movableOps = static_cast<int>(orders.movable.size());
+        search.truncated = orders.truncated;
+        std::vector<double> sorted = latencies;
+        std::sort(sorted.begin(), sorted.end());
+        search.minCycles = sorted.front();
+        search.maxCycles = sorted.back();
+        search.medianCycles = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                                : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
         ScheduleResult result;
-        result.schedule = std::move(best);
+        for (std::size_t k = 0; k < kept.size(); ++k) {
+            Schedule& s = kept[k];
+            const std::size_t o = ranked[k].second;
+            s.ordersTried = static_cast<std::int64_t>(orders.orders.size());
+            s.orders = search;
+            s.orders.movesFromIdentity = movesFromIdentity(orders.orders[o]);
+            char note[200];
+            std::snprintf(note, sizeof note, "order %zu of %zu valid%s; %zu reordered ops per layer, %d moved", o,
+                orders.orders.size(), orders.truncated ? " (search budget reached)" : "", orders.movable.size(),
+                s.orders.movesFromIdentity);
+            s.note = note;
+        }
+        if (ranked.front().second != 0) {
+            identity->ordersTried = static_cast<std::int64_t>(orders.orders.size());
+            identity->orders = search;
+            identity->note = "identity order (elk-dyn's) of " + std::to_string(orders.orders.size()) + " valid";
+            bool identityKept = false;
+            for (const auto& r : ranked)
+                identityKept = identityKept || r.second == 0;
+            if (!identityKept)
+                kept.push_back(*identity);
+        }
+        result.schedule = kept.front();
+        result.finalists = std::move(kept);
         return result;
     }
 
-    // Ideal — a true lower bound. Every op runs at its fastest entry with the whole SRAM, preloads are
-    // serialised in execution order at L* = max(Lh, smallest preload bytes ÷ κ), preload space is
-    // unlimited and nothing contends; everything starts as early as possible (forward).
-    // Why ideal <= every other design: any other schedule (shifted to start at 0) runs preloads one at a
-    // time from time >= 0, each at least as long as L* (its preload bytes >= the smallest, θ <= 1), so
-    // all preloads of ops 0..i — whatever their order — end no earlier than Σ_{u<=i} L*_u, the ideal's
-    // end of preload i; execution i starts after preload i and execution i−1 and lasts at least the
-    // fastest entry. By induction on i each execution of the other schedule ends no earlier than the
-    // ideal's, which is the earliest-start schedule of the same precedence chain with shorter durations
-    // and fewer constraints.
-    ScheduleResult scheduleIdeal(const ScheduleProblem& problem)
+    // Ideal — a true lower bound. Full SRAM for every op, unlimited preload space, preloads serialised
+    // in execution order at L(e) = max(Lh, preload bytes of entry e ÷ κ) (θ = 1), nothing contends, and
+    // everything starts as early as possible: with entry e_i for op i, preload i ends at
+    // P_i = P_{i−1} + L(e_i) and execution i at E_i = max(E_{i−1}, P_i) + T(e_i).
+    // Why it is a bound: any other schedule, with its own entries d_i, runs its preloads one at a time
+    // from time >= 0, each at least L(d_i) (θ <= 1, its preloads may only be slowed), in any order; all
+    // preloads of ops 0..i end before execution i starts, so execution i ends no earlier than the chain
+    // above with the same entries d_i. The chain's entries are chosen to minimise E_n exactly: a
+    // dynamic programme over (P, E) states, keeping only states no other state beats in both. The
+    // program then uses exactly those entries, i.e. the layouts the bound assumed.
+    ScheduleResult scheduleIdeal(const ScheduleProblem& problem, RunControl& control)
     {
-        Schedule schedule;
-        schedule.design = Design::Ideal;
-        schedule.steps.resize(problem.steps.size());
-        schedule.preloadOrder.resize(problem.steps.size());
-        double preloadCursor = 0;
-        double executeCursor = 0;
-        for (std::size_t i = 0; i < problem.steps.size(); ++i) {
-            const Step& step = problem.steps[i];
-            const partition::OpPlans& plans = *problem.planSets[step.planSet];
-            int bestEntry = -1;
+        struct State {
+            double preloadEnd = 0, executeEnd = 0;
+            std::uint32_t previous = 0; ///< state of the step before
+            std::uint32_t entry = 0;
+        };
+        // Work bound: far above what the tables give on the bundled workloads; beyond it the front is
+        // thinned evenly (its two ends kept) and the note says the search was not exact.
+        constexpr std::size_t kMaxStates = 2048;
+        const std::size_t n = problem.steps.size();
+        // Per plan set, the entries no other entry beats in both preload time and execution time (a
+        // dominated entry never gives a shorter chain).
+        struct Choice {
+            double load = 0, execute = 0;
+            std::uint32_t entry = 0;
+        };
+        std::vector<std::vector<Choice>> choicesOf(problem.planSets.size());
+        std::vector<char> built(problem.planSets.size(), 0);
+        const auto choices = [&](std::uint32_t set) -> const std::vector<Choice>& {
+            if (built[set])
+                return choicesOf[set];
+            built[set] = 1;
+            const partition::OpPlans& plans = *problem.planSets[set];
+            std::vector<Choice> all;
             for (std::size_t e = 0; e < plans.table.size(); ++e) {
                 const auto& pe = plans.table[e];
                 if (pe.executeBytes > problem.sramBytesPerCore)
                     continue;
-                if (bestEntry < 0 || pe.totalCycles < plans.table[static_cast<std::size_t>(bestEntry)].totalCycles)
-                    bestEntry = static_cast<int>(e);
+                double load = 0;
+                if (plans.hbmBytes > 0) {
+                    const double noc = preloadTime(problem, plans.hbmBytes, pe.preloadBytes).nocCycles;
+                    load = std::max(static_cast<double>(plans.hbmBytes) / problem.hbmBytesPerCycle, noc);
+                }
+                all.push_back({ load, pe.totalCycles, static_cast<std::uint32_t>(e) });
             }
-            if (bestEntry < 0)
+            std::stable_sort(all.begin(), all.end(), [](const Choice& a, const Choice& b) {
+                return a.load != b.load ? a.load < b.load : a.execute < b.execute;
+            });
+            for (const Choice& c : all) {
+                if (choicesOf[set].empty() || c.execute < choicesOf[set].back().execute)
+                    choicesOf[set].push_back(c);
+            }
+            return choicesOf[set];
+        };
+        std::vector<std::vector<State>> fronts(n);
+        std::vector<State> candidates;
+        bool truncated = false;
+        std::vector<State> front { State {} };
+        for (std::size_t i = 0; i < n; ++i) {
+            if ((i & 63) == 0 && control.stopRequested())
+                return failure("stopped");
+            const Step& step = problem.steps[i];
+            const std::vector<Choice>& options = choices(step.planSet);
+            if (options.empty())
                 return failure("op '" + step.name + "' (step " + std::to_string(i) + ") does not fit the SRAM ("
                     + std::to_string(problem.sramBytesPerCore) + " bytes per core) even alone");
-            const auto& pe = plans.table[static_cast<std::size_t>(bestEntry)];
+            candidates.clear();
+            for (const Choice& c : options) {
+                for (std::size_t k = 0; k < front.size(); ++k) {
+                    const double preloadEnd = front[k].preloadEnd + c.load;
+                    const double executeEnd = std::max(front[k].executeEnd, preloadEnd) + c.execute;
+                    candidates.push_back({ preloadEnd, executeEnd, static_cast<std::uint32_t>(k), c.entry });
+                }
+            }
+            // Non-dominated states: ascending preload end, strictly descending execute end.
+            std::stable_sort(candidates.begin(), candidates.end(), [](const State& a, const State& b) {
+                return a.preloadEnd != b.preloadEnd ? a.preloadEnd < b.preloadEnd : a.executeEnd < b.executeEnd;
+            });
+            front.clear();
+            for (const State& c : candidates) {
+                if (front.empty() || c.executeEnd < front.back().executeEnd)
+                    front.push_back(c);
+            }
+            if (front.size() > kMaxStates) {
+                truncated = true;
+                std::vector<State> thinned;
+                thinned.reserve(kMaxStates);
+                for (std::size_t k = 0; k < kMaxStates; ++k)
+                    thinned.push_back(front[k * (front.size() - 1) / (kMaxStates - 1)]);
+                front = std::move(thinned);
+            }
+            fronts[i] = front;
+        }
+        // The best final state, then back through the steps.
+        std::size_t best = 0;
+        for (std::size_t k = 1; k < front.size(); ++k) {
+            if (front[k].executeEnd < front[best].executeEnd)
+                best = k;
+        }
+        std::vector<std::uint32_t> entries(n);
+        for (std::size_t i = n; i-- > 0;) {
+            entries[i] = fronts[i][best].entry;
+            best = fronts[i][best].previous;
+        }
+
+        Schedule schedule;
+        schedule.design = Design::Ideal;
+        schedule.steps.resize(n);
+        schedule.preloadOrder.resize(n);
+        double preloadCursor = 0;
+        double executeCursor = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const partition::OpPlans& plans = *problem.planSets[problem.steps[i].planSet];
+            const auto& pe = plans.table[entries[i]];
             double load = 0, noc = 0;
             if (plans.hbmBytes > 0) {
-                // θ = 1: the bound lets preloads fill the whole ingress share (and a mesh's edge links).
-                noc = preloadTime(problem, plans.hbmBytes, plans.minPreloadBytes()).nocCycles;
+                noc = preloadTime(problem, plans.hbmBytes, pe.preloadBytes).nocCycles;
                 load = std::max(static_cast<double>(plans.hbmBytes) / problem.hbmBytesPerCycle, noc);
             }
             StepSchedule& s = schedule.steps[i];
-            s.tableEntry = static_cast<std::uint32_t>(bestEntry);
+            s.tableEntry = entries[i];
             s.preloadBytes = pe.preloadBytes;
             s.executeBytes = pe.executeBytes;
             s.preload = { preloadCursor, preloadCursor + load };
@@ -257,7 +396,8 @@ namespace {
         }
         schedule.latencyCycles = executeCursor;
         schedule.sramPeakBytesPerCore = detail::sramPeakBytesPerCore(problem, schedule);
-        schedule.note = "unlimited preload space; no contention";
+        schedule.note = truncated ? "unlimited preload space; no contention; entry search bounded (not exact)"
+                                  : "unlimited preload space; no contention";
         ScheduleResult result;
         result.schedule = std::move(schedule);
         return result;
@@ -272,7 +412,7 @@ ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, Run
     if (control.stopRequested())
         return failure("stopped");
     if (design == Design::Ideal)
-        return scheduleIdeal(problem);
+        return scheduleIdeal(problem, control);
     const Allocator allocator(problem);
     detail::BackwardScheduler scheduler(problem, allocator);
     switch (design) {

@@ -11,11 +11,13 @@
 
 namespace elk::schedule {
 
+/// The budget of the search (elk-design.md §4: the paper enumerates every valid order within a layer;
+/// this bounds the work, and LayerOrders::truncated says when the bound was reached).
 struct PreloadOrderOptions {
-    int maxOrders = 512; ///< identity included
-    int maxDisplacement = 4; ///< a reordered op moves at most this many reordered slots from home
-    double heavyFraction = 0.25; ///< reorder ops loading at least this share of the layer's largest load
-    std::int64_t maxNodes = 200000; ///< bound on the search tree
+    int maxOrders = 1024; ///< identity included; each one is scheduled
+    int maxDisplacement = 1 << 20; ///< a reordered op moves at most this many reordered slots (default: any)
+    double heavyFraction = 0.1; ///< reorder ops loading at least this share of the layer's largest load
+    std::int64_t maxNodes = 400000; ///< bound on the search tree
 };
 
 /// Preload orders of one layer, shared by every identical layer (elk-design.md §4, Elk-Full).

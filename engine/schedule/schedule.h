@@ -28,11 +28,17 @@ struct Step {
     /// SRAM per core held during this step by activations that live across it (produced earlier,
     /// read later) and are not its operands: unavailable to execute and preload space.
     std::int64_t reservedBytesPerCore = 0;
+    int graphStep = -1; ///< the graph step it computes (index into the graph's execution order); -1: unknown
+    int part = 0; ///< 0-based part of a split operator
+    int parts = 1; ///< parts its operator runs as (1: not split)
 };
 
 /// Everything a design needs. Times inside are core clock cycles.
 struct ScheduleProblem {
     std::vector<const partition::OpPlans*> planSets; ///< distinct searches; not owned
+    /// The searched (part) expression of each plan set, parallel to planSets; not owned. The simulator
+    /// derives every phase's traffic from it and the plans' geometry.
+    std::vector<const partition::PartitionInput*> planInputs;
     std::vector<Step> steps; ///< execution order
     model::LayerStructure layers; ///< over `steps` (prefix / L × layer / suffix)
     std::int64_t cores = 0;
@@ -47,9 +53,10 @@ struct ScheduleProblem {
     /// earlier instead (elk-reference.md §4.3, shared by every design).
     bool delayCompute = true;
     bool mesh = false; ///< 2D mesh interconnect (informs preload/execute NoC sharing)
-    /// 2D mesh: bytes per cycle, whole part, of the links through which HBM data enters the mesh
-    /// from its controllers; a preload that delivers P bytes to each core keeps them busy for at
-    /// least P × cores ÷ this. 0: no such limit (all-to-all: controllers reach every core port).
+    /// 2D mesh: bytes per cycle, whole part, at which the mesh delivers preload data to the cores (set
+    /// from the topology's routing of a preload: cores ÷ the busiest link's cycles per byte per core); a
+    /// preload of P bytes per core takes at least P × cores ÷ this. 0: no such limit (all-to-all:
+    /// controllers reach every core port).
     double preloadInjectionBytesPerCycle = 0;
     /// false: the scheduler assumes an execution's inter-core traffic never competes with preloads
     /// (no NoC stall, no preload moved earlier) — the contention-free model the simulator's
@@ -80,6 +87,18 @@ struct StepSchedule {
     int preloadPosition = 0; ///< index of this op's preload in the preload order
 };
 
+/// Elk-Full's search over preload orders (elk-design.md §4), for reports.
+struct OrderSearch {
+    std::int64_t prefixesVisited = 0; ///< nodes of the suffix tree the generator walked
+    std::int64_t validOrders = 0; ///< orders that fit the SRAM exactly; each one scheduled
+    int movableOps = 0; ///< ops per layer the generator may reorder
+    bool truncated = false; ///< the budget (orders or tree nodes) ended the walk
+    /// The chosen layer order's distance from the identity: the fewest ops to take out and put back
+    /// elsewhere (ops per layer − longest run kept in order).
+    int movesFromIdentity = 0;
+    double minCycles = 0, medianCycles = 0, maxCycles = 0; ///< analytic latency over the valid orders
+};
+
 struct Schedule {
     Design design = Design::Basic;
     std::vector<StepSchedule> steps; ///< by execution step
@@ -88,10 +107,14 @@ struct Schedule {
     std::int64_t sramPeakBytesPerCore = 0; ///< max over time of execute + resident preload + reserved bytes
     std::int64_t ordersTried = 1; ///< elk-full: preload orders scheduled; static: execute-space sizes swept
     std::string note; ///< e.g. static's chosen execute space; empty when nothing to say
+    OrderSearch orders; ///< elk-full only
 };
 
 struct ScheduleResult {
     std::optional<Schedule> schedule;
+    /// Elk-Full: the runner-up orders' schedules and the identity order's (Elk-Dyn's), best first, for a
+    /// caller that confirms the choice on the simulator; `schedule` is the first of them analytically.
+    std::vector<Schedule> finalists;
     std::string error; ///< "stopped", or why no valid schedule exists (names the op)
     bool ok() const { return schedule.has_value(); }
 };

@@ -31,19 +31,14 @@ struct StepPlan {
     std::int64_t executeBytes = 0; ///< per core
 };
 
-/// Exchange synchronisations of a plan's rotation shifts: the partition model's count
-/// (engine/partition/impl/plan_evaluation.cpp: two per shift, rounds of a divisibility chain per
-/// dim, nested) with rounds ordered by tensor count where the partition code orders them by bytes
-/// (the program does not carry operand sizes; the count differs only for plans with several
-/// rounds of unequal sizes).
-double shiftSyncs(const std::vector<std::vector<std::int32_t>>& rotation);
-
 /// Per step (by execution step): the stages of its preload and its execution, built from the
-/// program's calls. Comm phases: bytes per core = (phase cycles ÷ multi-chip factor − syncs × sync
-/// cost) × link bytes per cycle; the syncs (× multi-chip factor) are the fixed part, so alone every
-/// phase lasts exactly its analytic length on an all-to-all chip. A mesh adds the longest route's
-/// hop latency to every transfer. Reduction keeps the partition model's 6 fixed syncs as its fixed
-/// part (the gather's syncs and the partial-sum adds are counted as transfer time).
+/// program's calls and the plans' geometry (plan_traffic.h) on the chip's links — never from the cost
+/// model's communication cycles, nor from the scheduler's preload knobs (θ, κ): a preload moves as fast
+/// as the HBM stacks and the links it crosses allow. Each comm phase is a fixed part (its exchange
+/// syncs × the chip's sync cost, plus the longest route's hop latency on a mesh) and a transfer of
+/// its bytes per core in rings of consecutive cores. Compute comes from the tile cost model (the
+/// plan's computeCycles, and the partial-sum adds of a split reduction).
+/// Contract: problem.planInputs[p] is set for every plan set p the program uses.
 std::vector<StepPlan> planSteps(const chip::ChipSpec& chip, const schedule::ScheduleProblem& problem,
     const schedule::Program& program, TrafficBuilder& traffic);
 

@@ -64,6 +64,19 @@ namespace {
         for (int i = 0; i < n; ++i)
             if (!executes[static_cast<std::size_t>(i)])
                 return "the program never executes step " + std::to_string(i);
+        for (const schedule::Step& step : problem.steps) {
+            if (step.planSet >= problem.planSets.size() || step.planSet >= problem.planInputs.size()
+                || !problem.planSets[step.planSet] || !problem.planInputs[step.planSet])
+                return "step '" + step.name + "' has no plan set or expression (the problem's planInputs)";
+        }
+        for (const schedule::ProgramCall& call : program.calls) {
+            const partition::OpPlans& plans = *problem.planSets[problem.steps[std::size_t(call.step)].planSet];
+            const bool preload = call.kind == schedule::CallKind::PreloadAsync;
+            const std::uint32_t plan = preload ? call.preload.preloadPlan : call.execute.executePlan;
+            if (plan >= plans.plans.size())
+                return "program call of step " + std::to_string(call.step) + " names plan " + std::to_string(plan)
+                    + "; its plan set has " + std::to_string(plans.plans.size());
+        }
         if (static_cast<std::int64_t>(chip.totalCores()) != problem.cores)
             return "the chip has " + std::to_string(chip.totalCores()) + " cores; the problem was built for "
                 + std::to_string(problem.cores);

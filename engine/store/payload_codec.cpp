@@ -19,10 +19,10 @@ namespace {
     // Every field of these structs is written below. A new field changes the size: update the codec
     // (and kPayloadFormat), then these numbers. Sizes are those of libstdc++ on x86-64.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-    static_assert(sizeof(partition::Plan) == 48 && sizeof(partition::PlanCost) == 48);
+    static_assert(sizeof(partition::Plan) == 48 && sizeof(partition::PlanCost) == 56);
     static_assert(sizeof(partition::PreloadEntry) == 40 && sizeof(partition::OpPlans) == 112);
-    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 648);
-    static_assert(sizeof(schedule::StepSchedule) == 104 && sizeof(schedule::Schedule) == 112);
+    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 704);
+    static_assert(sizeof(schedule::StepSchedule) == 104 && sizeof(schedule::Schedule) == 168);
     static_assert(sizeof(schedule::ScheduleMetrics) == 96 && sizeof(schedule::Interval) == 16);
     static_assert(sizeof(sim::StepTrace) == 144 && sizeof(sim::LinkInfo) == 72);
     static_assert(sizeof(sim::CounterSample) == 16 && sizeof(sim::SimResult) == 368);
@@ -397,6 +397,7 @@ namespace {
             w.f64(c.computeCycles);
             w.f64(c.shiftCycles);
             w.f64(c.reduceCycles);
+            w.f64(c.partialSumCycles);
         });
         w.block(p.pareto);
         w.list(p.table, [&](const partition::PreloadEntry& e) {
@@ -420,7 +421,7 @@ namespace {
             plan.temporal = r.list<std::vector<std::int32_t>>(4, [&] { return r.block<std::int32_t>(); });
             return plan;
         });
-        p.costs = r.list<partition::PlanCost>(48, [&] {
+        p.costs = r.list<partition::PlanCost>(56, [&] {
             partition::PlanCost c;
             c.executeBytes = r.i64();
             c.preloadBytes = r.i64();
@@ -428,6 +429,7 @@ namespace {
             c.computeCycles = r.f64();
             c.shiftCycles = r.f64();
             c.reduceCycles = r.f64();
+            c.partialSumCycles = r.f64();
             return c;
         });
         p.pareto = r.block<std::uint32_t>();
@@ -470,6 +472,14 @@ namespace {
         w.i64(s.sramPeakBytesPerCore);
         w.i64(s.ordersTried);
         w.text(s.note);
+        w.i64(s.orders.prefixesVisited);
+        w.i64(s.orders.validOrders);
+        w.i32(s.orders.movableOps);
+        w.boolean(s.orders.truncated);
+        w.i32(s.orders.movesFromIdentity);
+        w.f64(s.orders.minCycles);
+        w.f64(s.orders.medianCycles);
+        w.f64(s.orders.maxCycles);
     }
 
     schedule::Design readDesign(Reader& r)
@@ -505,6 +515,14 @@ namespace {
         s.sramPeakBytesPerCore = r.i64();
         s.ordersTried = r.i64();
         s.note = r.text();
+        s.orders.prefixesVisited = r.i64();
+        s.orders.validOrders = r.i64();
+        s.orders.movableOps = r.i32();
+        s.orders.truncated = r.boolean();
+        s.orders.movesFromIdentity = r.i32();
+        s.orders.minCycles = r.f64();
+        s.orders.medianCycles = r.f64();
+        s.orders.maxCycles = r.f64();
         return s;
     }
 
@@ -682,6 +700,7 @@ std::string encodePartitionTables(const run::PartitionTables& tables)
         w.i32(s.parts);
         w.i32(s.dim);
     });
+    w.list(tables.inputOfPlanSet, [&](std::uint32_t input) { w.u32(input); });
     return w.finish();
 }
 
@@ -697,6 +716,7 @@ std::optional<run::PartitionTables> decodePartitionTables(std::string_view paylo
             s.dim = r.i32();
             return s;
         });
+        tables.inputOfPlanSet = r.list<std::uint32_t>(4, [&] { return r.u32(); });
         r.expectEnd();
         return tables;
     } catch (const DecodeError&) {

@@ -424,7 +424,13 @@ std::optional<std::vector<partition::OpPlans>> ResultStore::loadPartitions(const
 bool ResultStore::savePartitions(
     const std::string& partitionKey, const std::vector<partition::OpPlans>& plans, std::string* error)
 {
-    return savePartitionTables(partitionKey, run::PartitionTables { plans, {} }, error);
+    // One unsplit search per distinct operator.
+    run::PartitionTables tables;
+    tables.plans = plans;
+    tables.splits.assign(plans.size(), run::InputSplit {});
+    for (std::size_t i = 0; i < plans.size(); ++i)
+        tables.inputOfPlanSet.push_back(std::uint32_t(i));
+    return savePartitionTables(partitionKey, tables, error);
 }
 
 std::optional<run::PartitionTables> ResultStore::loadPartitionTables(const std::string& partitionKey)

@@ -204,13 +204,14 @@ private slots:
             QCOMPARE(view->selectedStep(), 4);
         // The model pane's op table follows: execution step → graph step → graph op.
         const auto& compiled = *m_window->lastRun()->compiled;
-        const int graphOp = int(compiled.analysis.order[std::size_t(compiled.steps.graphStep[4])]);
+        const auto& steps = m_window->lastRun()->problem.steps;
+        const int graphOp = int(compiled.analysis.order[std::size_t(steps[4].graphStep)]);
         auto* table = m_window->modelPane()->findChild<QTableView*>(QStringLiteral("opTable"));
         QVERIFY(table);
         QCOMPARE(table->currentIndex().data(elk::widgets::OpTableModel::GraphOpRole).toInt(), graphOp);
 
         // And back: an op picked in the table selects its first execution step everywhere.
-        const int otherOp = int(compiled.analysis.order[std::size_t(compiled.steps.graphStep[7])]);
+        const int otherOp = int(compiled.analysis.order[std::size_t(steps[7].graphStep)]);
         emit m_window->modelPane()->opActivated(otherOp);
         QCOMPARE(views->selectedStep(), 7);
         QCOMPARE(views->paretoView()->selectedStep(), 7);

@@ -93,7 +93,7 @@ int benchChip(const std::string& model, const std::string& chip, std::int64_t ba
     partition::PartitionSettings settings { spec->chip.totalCores(), spec->chip.coresPerChip,
         spec->chip.sramBytesPerCore, spec->phase == run::Phase::Train };
     std::vector<std::pair<double, std::size_t>> searches;
-    const auto& inputs = result.compiled->steps.distinctInputs;
+    const auto& inputs = result.compiled->planInputs;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         NullRunControl control;
         const auto begin = std::chrono::steady_clock::now();

@@ -29,18 +29,26 @@ inline chip::ChipSpec smallChip(int cores, std::int64_t latencyNs = 0)
     return chip;
 }
 
-/// One plan set shared by every step: a single one-dim plan, no rotation.
+/// One plan set shared by every step: an elementwise op over 800 fp16 elements (out = f(in)) with two
+/// one-dim plans on one core: plan 0 not rotated, plan 1 rotating both operands in a ring of 2 (one
+/// shift of 400 elements each: 1600 bytes per core).
 struct Fixture {
+    partition::PartitionInput input;
     partition::OpPlans plans;
     schedule::ScheduleProblem problem;
     schedule::Program program;
 
     Fixture(const chip::ChipSpec& chip, int steps)
     {
-        plans.plans = { partition::Plan { { 1 }, { { 1, 1 } } } };
-        plans.costs = { partition::PlanCost {} };
+        input.expr.kind = model::OpKind::Elementwise;
+        input.expr.dimExtents = { 800 };
+        input.expr.operands = { model::Operand { { model::Axis::loop(0) } }, model::Operand { { model::Axis::loop(0) } } };
+        input.fromHbm = { false, true };
+        plans.plans = { partition::Plan { { 1 }, { { 1, 1 } } }, partition::Plan { { 1 }, { { 2, 2 } } } };
+        plans.costs = { partition::PlanCost {}, partition::PlanCost {} };
         plans.table = { partition::PreloadEntry {} };
         problem.planSets = { &plans };
+        problem.planInputs = { &input };
         problem.cores = chip.totalCores();
         problem.sramBytesPerCore = chip.sramBytesPerCore;
         problem.clockHz = chip.clockHz;
@@ -59,14 +67,15 @@ struct Fixture {
         call.preload.bytesPerCore = bytesPerCore;
         program.calls.push_back(call);
     }
-    void execute(int step, double computeCycles, double shiftCycles = 0, std::vector<std::int32_t> rotation = { 1, 1 })
+    /// `rotated`: plan 1 (a 1600-byte shift per core after compute), else plan 0 (no traffic).
+    void execute(int step, double computeCycles, bool rotated = false)
     {
         schedule::ProgramCall call;
         call.kind = schedule::CallKind::Execute;
         call.step = step;
         call.execute.computeCycles = computeCycles;
-        call.execute.shiftCycles = shiftCycles;
-        call.execute.rotation = { rotation };
+        call.execute.executePlan = rotated ? 1 : 0;
+        call.execute.rotation = plans.plans[call.execute.executePlan].temporal;
         call.execute.executeBytesPerCore = 1000;
         program.calls.push_back(call);
     }

@@ -50,10 +50,11 @@ void TestSimScenarios::onePreloadOverOneLink_data()
     QTest::addColumn<qint64>("latencyNs");
     QTest::addColumn<qint64>("bytesPerCore");
     QTest::addColumn<double>("expectedPreload");
-    // 6400 HBM bytes at 64 B/cycle = 100 cycles; 720 B/core at θκ = 0.9 × 16 = 14.4 B/cycle = 50.
+    // 6400 HBM bytes at 64 B/cycle = 100 cycles; 720 B/core over the 16 B/cycle port = 45. The
+    // scheduler's θ and κ never throttle the simulated preload.
     QTest::addRow("HBM-bound") << qint64(0) << qint64(720) << 100.0;
-    // 2880 B/core ÷ 14.4 = 200 cycles: the ingress port bounds it.
-    QTest::addRow("ingress-bound") << qint64(0) << qint64(2880) << 200.0;
+    // 2880 B/core ÷ 16 = 180 cycles: the ingress port bounds it.
+    QTest::addRow("ingress-bound") << qint64(0) << qint64(2880) << 180.0;
     // An idle HBM pays its 100 ns (100 cycles at 1 GHz) first.
     QTest::addRow("with HBM latency") << qint64(100) << qint64(720) << 200.0;
 }
@@ -143,7 +144,7 @@ void TestSimScenarios::meshPreloadFromWestEdge()
     }
     QCOMPARE(meshLinks, 48); // 2 × (3 × 4) horizontal + 2 × (4 × 3) vertical
     // 16000 B at 64 B/cycle = 250 cycles (HBM) vs 3000 B on link (0,y)→E at 16 B/cycle = 187.5 and
-    // 1000 B/core ÷ θκ (14.4) = 69.4: HBM-bound, plus the idle-HBM latency 100 cycles and 3 hops.
+    // 1000 B/core ÷ 16 = 62.5 on the last link: HBM-bound, plus the idle-HBM latency 100 cycles and 3 hops.
     QVERIFY(qAbs(r.steps[0].preload.endCycles - (250 + 100 + 3)) < 1e-9);
 }
 
@@ -203,13 +204,13 @@ void TestSimScenarios::threeOpsOverlap()
 void TestSimScenarios::contentionSlowsSharedPhases()
 {
     // Two cores. exe0 shifts in a ring of 2 (1600 B per port, 100 cycles alone) while pre1 pushes
-    // 1440 B into each core's ingress at its solo 14.4 B/cycle (100 cycles). Shared ingress: both
-    // want 16 and 14.4 B/cycle; max-min gives 8 each until ... the simulator must stretch both.
+    // 1440 B into each core's ingress at its HBM-bound solo 14.4 B/cycle (100 cycles). Shared
+    // ingress: both want 16 and 14.4 B/cycle; max-min gives 8 each: the simulator must stretch both.
     const chip::ChipSpec chip = simtest::smallChip(2);
     simtest::Fixture f(chip, 2);
     f.preload(0, 64, 1);
     f.preload(1, 6400, 1440);
-    f.execute(0, 0, 100, { 2, 2 });
+    f.execute(0, 0, true);
     f.execute(1, 10);
     const sim::SimResult off = run(chip, f, false);
     const sim::SimResult on = run(chip, f, true);

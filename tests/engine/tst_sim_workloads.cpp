@@ -23,6 +23,7 @@ private slots:
     void invariants();
     void contentionOffMatchesAnalytic_data();
     void contentionOffMatchesAnalytic();
+    void wrongEstimateShowsInSimulation();
     void stopIsHonoured();
 
 private:
@@ -145,9 +146,13 @@ void TestSimWorkloads::contentionOffMatchesAnalytic()
     QFETCH(int, design);
     const run::RunResult& run = m_runs.at("ipu-mk2-hbm");
     // Both sides without contention: the scheduler without its NoC-stall model, the simulator with
-    // every phase at its solo rate. The same decisions must then give the same latency within 1 %.
+    // every phase at its solo rate, and the scheduler's preload knobs set to what the hardware does
+    // (θ = 1, κ = the port). The simulator derives its traffic from the plans' geometry, not from the
+    // scheduler's cycles, so the same decisions giving the same latency within 1 % is a real check.
     schedule::ScheduleProblem problem = run.problem;
     problem.nocContention = false;
+    problem.preloadNocThreshold = 1;
+    problem.preloadIngressBytesPerCycle = run.spec.chip.linkBytesPerCycle();
     NullRunControl control;
     const schedule::ScheduleResult scheduled
         = schedule::scheduleDesign(problem, schedule::kAllDesigns[design], control);
@@ -162,6 +167,61 @@ void TestSimWorkloads::contentionOffMatchesAnalytic()
     qInfo("%s: simulated %.1f analytic %.1f cycles (%+.4f %%)", schedule::toString(schedule::kAllDesigns[design]),
         r.result->latencyCycles, analytic, 100 * difference);
     QVERIFY2(qAbs(difference) <= 0.01, qPrintable(QString::number(100 * difference) + QStringLiteral(" %")));
+}
+
+void TestSimWorkloads::wrongEstimateShowsInSimulation()
+{
+    // The scheduler is told that every exchange (rotation shifts, reductions, warm-up) is free. Its
+    // analytic latency drops; the simulated latency of the program it emits does not follow the
+    // estimate: simulating that program against the true or the falsified plan tables gives the same
+    // number, above the estimate by about the communication the estimate left out.
+    const run::RunResult& run = m_runs.at("ipu-mk2-hbm");
+    schedule::ScheduleProblem truth = run.problem;
+    truth.nocContention = false;
+    truth.preloadNocThreshold = 1;
+    truth.preloadIngressBytesPerCycle = run.spec.chip.linkBytesPerCycle();
+    std::vector<partition::OpPlans> falsified;
+    for (const partition::OpPlans* plans : truth.planSets)
+        falsified.push_back(*plans);
+    for (partition::OpPlans& plans : falsified) {
+        for (partition::PlanCost& cost : plans.costs) {
+            cost.shiftCycles = 0;
+            cost.reduceCycles = cost.partialSumCycles;
+        }
+        for (partition::PreloadEntry& entry : plans.table) {
+            entry.warmupCycles = 0;
+            entry.totalCycles = plans.costs[entry.executePlan].executeCycles();
+        }
+    }
+    schedule::ScheduleProblem wrong = truth;
+    for (std::size_t p = 0; p < falsified.size(); ++p)
+        wrong.planSets[p] = &falsified[p];
+    NullRunControl control;
+    const schedule::ScheduleResult scheduled = schedule::scheduleDesign(wrong, schedule::Design::ElkDyn, control);
+    QVERIFY2(scheduled.ok(), scheduled.error.c_str());
+    const schedule::Program program = schedule::lowerProgram(wrong, *scheduled.schedule);
+    sim::SimOptions options;
+    options.contention = false;
+    const sim::SimRunResult onWrong = sim::simulate(run.spec.chip, wrong, program, options, control);
+    const sim::SimRunResult onTruth = sim::simulate(run.spec.chip, truth, program, options, control);
+    QVERIFY2(onWrong.ok() && onTruth.ok(), onWrong.error.c_str());
+    QCOMPARE(onWrong.result->latencyCycles, onTruth.result->latencyCycles);
+    // Execution time: what the estimate assumed, what the true tables say for the same entries, what
+    // the simulator measured.
+    double estimated = 0, trueEstimate = 0, measured = 0;
+    for (std::size_t i = 0; i < truth.steps.size(); ++i) {
+        const std::uint32_t entry = scheduled.schedule->steps[i].tableEntry;
+        estimated += falsified[truth.steps[i].planSet].table[entry].totalCycles;
+        trueEstimate += truth.planSets[truth.steps[i].planSet]->table[entry].totalCycles;
+        measured += onWrong.result->steps[i].execute.length();
+    }
+    const double leftOut = trueEstimate - estimated;
+    qInfo("execution: estimated %.0f cycles, true tables %.0f, simulated %.0f; latency estimate %.0f, simulated %.0f",
+        estimated, trueEstimate, measured, scheduled.schedule->latencyCycles, onWrong.result->latencyCycles);
+    QVERIFY(leftOut > 0.05 * estimated);
+    QVERIFY2(measured > estimated + 0.5 * leftOut, qPrintable(QString::number(measured - estimated)));
+    QVERIFY2(qAbs(measured - trueEstimate) <= 0.05 * trueEstimate, qPrintable(QString::number(measured / trueEstimate)));
+    QVERIFY(onWrong.result->latencyCycles >= scheduled.schedule->latencyCycles);
 }
 
 void TestSimWorkloads::stopIsHonoured()

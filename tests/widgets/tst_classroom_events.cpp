@@ -190,8 +190,8 @@ private slots:
         QCOMPARE(checked, int(run.simulated->steps.size()));
     }
 
-    /// elk-full preloads ahead where basic does not: at 15.30 ms "op 16 (attn_residual, elementwise) executes
-    /// in < 1 % of SRAM while op 18 preloads; op 17 is already loaded". Checked against the raw traces.
+    /// elk-full preloads ahead where basic does not: "op 28 (attn_residual, elementwise) executes
+    /// in < 1 % of SRAM while op 30 preloads; op 29 is already loaded". Checked against the raw traces.
     void knownEventOfTheSnapshot()
     {
         const run::DesignRun& run = m_run->designs[1]; // elk-full
@@ -200,24 +200,24 @@ private slots:
             return e.kind == ClassroomEventKind::ExecuteStart && !e.preloading.empty() && !e.preloaded.empty();
         });
         QVERIFY(it != events.end());
-        QCOMPARE(it->step, 16);
-        QCOMPARE(it->preloading, std::vector<int> { 18 });
-        QCOMPARE(it->preloaded, std::vector<int> { 17 });
-        QCOMPARE(it->executing, std::vector<int> { 16 });
+        QCOMPARE(it->step, 28);
+        QCOMPARE(it->preloading, std::vector<int> { 30 });
+        QCOMPARE(it->preloaded, std::vector<int> { 29 });
+        QCOMPARE(it->executing, std::vector<int> { 28 });
         const auto& steps = run.simulated->steps;
-        QCOMPARE(it->atCycles, steps[16].execute.startCycles);
-        QVERIFY(steps[17].preload.endCycles <= it->atCycles && it->atCycles < steps[17].execute.startCycles);
-        QVERIFY(steps[18].preload.startCycles <= it->atCycles && it->atCycles < steps[18].preload.endCycles);
-        QCOMPARE(it->sram.executeBytes, run.schedule->steps[16].executeBytes);
-        QCOMPARE(it->sram.preloadBytes, run.schedule->steps[17].preloadBytes + run.schedule->steps[18].preloadBytes);
-        QCOMPARE(it->sram.reservedBytes, m_run->problem.steps[16].reservedBytesPerCore);
+        QCOMPARE(it->atCycles, steps[28].execute.startCycles);
+        QVERIFY(steps[29].preload.endCycles <= it->atCycles && it->atCycles < steps[29].execute.startCycles);
+        QVERIFY(steps[30].preload.startCycles <= it->atCycles && it->atCycles < steps[30].preload.endCycles);
+        QCOMPARE(it->sram.executeBytes, run.schedule->steps[28].executeBytes);
+        QCOMPARE(it->sram.preloadBytes, run.schedule->steps[29].preloadBytes + run.schedule->steps[30].preloadBytes);
+        QCOMPARE(it->sram.reservedBytes, m_run->problem.steps[28].reservedBytesPerCore);
         QCOMPARE(QString::fromStdString(it->caption),
-            QStringLiteral("op 16 (attn_residual, elementwise) executes in < 1 % of SRAM while op 18 preloads; "
-                           "op 17 is already loaded"));
-        // basic has nothing loaded ahead at its op 16.
+            QStringLiteral("op 28 (attn_residual, elementwise) executes in < 1 % of SRAM while op 30 preloads; "
+                           "op 29 is already loaded"));
+        // basic has nothing loaded ahead at its op 28.
         const std::vector<ClassroomEvent> basic = classroomEvents(*m_run, 0);
         const auto same = std::find_if(basic.begin(), basic.end(),
-            [](const ClassroomEvent& e) { return e.kind == ClassroomEventKind::ExecuteStart && e.step == 16; });
+            [](const ClassroomEvent& e) { return e.kind == ClassroomEventKind::ExecuteStart && e.step == 28; });
         QVERIFY(same != basic.end());
         QVERIFY(same->preloaded.empty() && same->preloading.empty());
     }

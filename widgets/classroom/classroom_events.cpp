@@ -84,8 +84,8 @@ namespace {
         for (std::size_t step = 0; step < labels.size(); ++step) {
             std::string detail = step < sim.stepNames.size() ? shortName(sim.stepNames[step]) : std::string();
             if (compiled) {
-                const auto& graphSteps = compiled->steps.graphStep;
-                const int graphStep = step < graphSteps.size() ? graphSteps[step] : int(step);
+                const auto& steps = run.problem.steps;
+                const int graphStep = step < steps.size() ? steps[step].graphStep : int(step);
                 const auto& order = compiled->analysis.order;
                 if (graphStep >= 0 && std::size_t(graphStep) < order.size()) {
                     const char* kind

@@ -149,9 +149,8 @@ void ParetoView::rebuild()
 
     QString kind;
     if (const run::CompiledModel* compiled = m_run->compiled.get()) {
-        const auto& inputs = compiled->steps;
-        if (std::size_t(step) < inputs.inputOfStep.size() && inputs.inputOfStep[std::size_t(step)] < inputs.distinctInputs.size())
-            kind = QString::fromLatin1(model::toString(inputs.distinctInputs[inputs.inputOfStep[std::size_t(step)]].expr.kind));
+        if (opStep.planSet < compiled->planInputs.size())
+            kind = QString::fromLatin1(model::toString(compiled->planInputs[opStep.planSet].expr.kind));
     }
     const QString name = QString::fromStdString(opStep.name);
     const QString count = plans.plans.size() == 1 ? tr("1 plan") : tr("%1 plans").arg(plans.plans.size());

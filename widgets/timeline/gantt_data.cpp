@@ -36,10 +36,10 @@ namespace {
             const auto step = static_cast<std::size_t>(op.step);
             std::vector<std::string> dimNames;
             if (compiled) {
-                const auto& steps = compiled->steps;
-                const int graphStep = step < steps.graphStep.size() ? steps.graphStep[step] : op.step;
-                if (step < steps.partCount.size())
-                    op.partCount = steps.partCount[step];
+                const auto& steps = run.problem.steps;
+                const int graphStep = step < steps.size() ? steps[step].graphStep : op.step;
+                if (step < steps.size())
+                    op.partCount = steps[step].parts;
                 const auto& order = compiled->analysis.order;
                 if (graphStep >= 0 && static_cast<std::size_t>(graphStep) < order.size()) {
                     const model::OpId id = order[static_cast<std::size_t>(graphStep)];

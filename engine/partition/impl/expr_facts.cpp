@@ -21,6 +21,23 @@ Thresholds thresholdsFor(const model::TensorExpr& expr, std::int64_t cores, bool
     const double utilizationFactor = gather ? 0.951 : (training ? 0.999 : 0.9);
     Thresholds thresholds;
     thresholds.utilization = utilizationFactor * std::min(iterations / (iterations + 2 * c), maxi);
+    // A small operator with a reduction (a norm, a softmax over one row) may be faster on fewer cores:
+    // spreading it over most of them mostly adds partial sums to gather. Let the search see plans down
+    // to a sixteenth of the cores; the Pareto front keeps them only where they are faster. Departs
+    // from the artifact's threshold (elk-reference.md §2.2).
+    const bool reduces = [&] {
+        std::vector<char> inOutput(expr.dimExtents.size(), 0);
+        if (!expr.operands.empty()) {
+            for (const model::Axis& axis : expr.operands[0].axes) {
+                inOutput[std::size_t(axis.dim)] = 1;
+                if (axis.isWindow())
+                    inOutput[std::size_t(axis.windowDim)] = 1;
+            }
+        }
+        return std::find(inOutput.begin(), inOutput.end(), 0) != inOutput.end();
+    }();
+    if (reduces && !gather && iterations < 64 * c)
+        thresholds.utilization = std::min(thresholds.utilization, 1.0 / 16);
     thresholds.padding = gather ? 0.951 : 0.9 * std::min(iterations / (iterations + c), maxi);
     return thresholds;
 }

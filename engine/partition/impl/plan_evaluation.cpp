@@ -114,9 +114,10 @@ double PlanEvaluator::shiftCycles(const std::int32_t* temporal)
     return m_transfer.syncCycles * 2 * shifts + m_transfer.cyclesForBytes(bytes);
 }
 
-double PlanEvaluator::shuffleCycles(const std::int32_t* temporal, const std::int64_t* replicas) const
+double PlanEvaluator::shuffleCycles(const std::int32_t* temporal, const std::int64_t* replicas)
 {
     const double sync = m_transfer.syncCycles;
+    m_partialSumCycles = 0;
     if (m_facts.syncOnlyShuffle)
         return sync;
     const auto V = std::size_t(m_facts.operands);
@@ -139,11 +140,9 @@ double PlanEvaluator::shuffleCycles(const std::int32_t* temporal, const std::int
         }
         const double outputBytes = double(outputElements) * double(m_facts.elementBytes[0]);
         const std::int64_t share = ceilDiv(outputElements, partials);
-        if (partials == 2)
-            gather = 2 * sync + m_transfer.cyclesForBytes(outputBytes / 2);
-        else
-            gather = sync * double(partials) + m_transfer.cyclesForBytes(outputBytes);
+        gather = m_transfer.gatherCycles(outputBytes, double(partials));
         reduce = m_costModel.partialSumCycles(share, partials, m_outputType);
+        m_partialSumCycles = reduce;
     }
     // Output redistribution, its syncs, then the partial-sum gather and reduction.
     return m_transfer.cyclesForBytes(double(m_operandBytes[0])) + 2 * sync + 4 * sync + gather + reduce;
@@ -168,6 +167,7 @@ PlanCost PlanEvaluator::commCost(const std::int64_t* tile, const std::int32_t* t
     cost.iterations = iterations;
     cost.shiftCycles = shiftCycles(temporal) * m_multiChip;
     cost.reduceCycles = shuffleCycles(temporal, replicas) * m_multiChip;
+    cost.partialSumCycles = m_partialSumCycles;
     return cost;
 }
 

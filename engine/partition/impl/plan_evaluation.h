@@ -39,7 +39,7 @@ public:
 
 private:
     double shiftCycles(const std::int32_t* temporal);
-    double shuffleCycles(const std::int32_t* temporal, const std::int64_t* replicas) const;
+    double shuffleCycles(const std::int32_t* temporal, const std::int64_t* replicas);
 
     const ExprFacts& m_facts;
     const cost::TileCostModel& m_costModel;
@@ -50,6 +50,7 @@ private:
     std::vector<std::uint8_t> m_rotated; ///< [v]
     std::int64_t m_executeBytes = 0;
     std::int64_t m_preloadBytes = 0;
+    double m_partialSumCycles = 0; ///< of the last shuffleCycles()
     std::vector<std::int64_t> m_iterExtent; ///< [d]: e = ceil(t / max_v T)
     std::vector<std::int32_t> m_largest; ///< [d]: max_v T[d][v]
     std::vector<std::int32_t> m_row; ///< [v]: one dim's remaining rotation factors
