@@ -77,24 +77,29 @@ namespace {
 
 } // namespace
 
-PartitionResult partitionOp(const PartitionInput& input, const PartitionSettings& settings,
-    const cost::TileCostModel& costModel, const cost::TransferCost& transfer, RunControl& control)
+int firstDimCandidates(const PartitionInput& input, const PartitionSettings& settings)
 {
-    if (input.expr.dimExtents.empty() || settings.cores < 1) {
-        PartitionResult result; // outside the contract; an error beats a crash
-        result.error = "nothing to partition: the expression needs loop dims and the chip at least one core";
-        return result;
-    }
+    if (input.expr.dimExtents.empty() || settings.cores < 1)
+        return 0;
+    const detail::ExprFacts facts = detail::makeExprFacts(input, settings);
+    return int(detail::SpatialEnumerator(facts).firstDimCandidates());
+}
+
+PartialSearch searchPart(const PartitionInput& input, const PartitionSettings& settings,
+    const cost::TileCostModel& costModel, const cost::TransferCost& transfer, int firstBegin, int firstEnd,
+    RunControl& control)
+{
+    PartialSearch part;
+    if (input.expr.dimExtents.empty() || settings.cores < 1)
+        return part;
     const detail::ExprFacts facts = detail::makeExprFacts(input, settings);
     detail::SpatialEnumerator spatial(facts);
+    spatial.restrictFirstDim(std::size_t(std::max(0, firstBegin)), std::size_t(std::max(0, firstEnd)));
     detail::TemporalEnumerator temporal(facts);
     detail::PlanEvaluator evaluator(facts, settings, costModel, transfer);
     detail::ParetoFront front;
 
-    // Pass 1: every valid (spatial, temporal) plan; only the execute-state front is kept.
-    std::int64_t enumerated = 0;
-    std::int64_t smallestBytes = std::numeric_limits<std::int64_t>::max();
-    bool anyFits = false;
+    // Every valid (spatial, temporal) plan; only the execute-state front is kept.
     int untilStopCheck = kStopCheckInterval;
     while (spatial.next()) {
         const std::int64_t* tile = spatial.tile();
@@ -102,17 +107,21 @@ PartitionResult partitionOp(const PartitionInput& input, const PartitionSettings
         while (temporal.next()) {
             if (--untilStopCheck == 0) {
                 untilStopCheck = kStopCheckInterval;
-                if (control.stopRequested())
-                    return stopped();
+                if (control.stopRequested()) {
+                    part.stopped = true;
+                    return part;
+                }
             }
-            ++enumerated;
+            ++part.enumerated;
             const std::int32_t* rotation = temporal.temporal();
             evaluator.measure(tile, rotation);
             const std::int64_t executeBytes = evaluator.executeBytes();
-            smallestBytes = std::min(smallestBytes, executeBytes);
+            part.smallestBytes = std::min(part.smallestBytes, executeBytes);
             if (executeBytes > settings.sramBytesPerCore)
                 continue;
-            anyFits = true;
+            part.anyFits = true;
+            if (front.dominated(executeBytes, evaluator.commLowerBound(tile, rotation, temporal.replicas())))
+                continue; // even its cheapest possible communication is too slow
             PlanCost cost = evaluator.commCost(tile, rotation, temporal.replicas());
             if (front.dominated(executeBytes, cost.commCycles()))
                 continue; // compute time only adds to it
@@ -121,6 +130,56 @@ PartitionResult partitionOp(const PartitionInput& input, const PartitionSettings
             if (!std::isfinite(cycles) || front.dominated(executeBytes, cycles))
                 continue;
             front.insert(spatial.spatial(), rotation, facts.dims, facts.operands, cost);
+        }
+    }
+    for (const FrontPlan& plan : front.plans()) {
+        part.frontPlans.push_back(toPlan(plan.spatial, plan.temporal, facts.operands));
+        part.frontCosts.push_back(plan.cost);
+    }
+    return part;
+}
+
+PartitionResult partitionOp(const PartitionInput& input, const PartitionSettings& settings,
+    const cost::TileCostModel& costModel, const cost::TransferCost& transfer, RunControl& control)
+{
+    std::vector<PartialSearch> parts;
+    parts.push_back(searchPart(input, settings, costModel, transfer, 0, INT32_MAX, control));
+    return finishSearch(input, settings, costModel, transfer, parts, control);
+}
+
+PartitionResult finishSearch(const PartitionInput& input, const PartitionSettings& settings,
+    const cost::TileCostModel& costModel, const cost::TransferCost& transfer, const std::vector<PartialSearch>& parts,
+    RunControl& control)
+{
+    if (input.expr.dimExtents.empty() || settings.cores < 1) {
+        PartitionResult result; // outside the contract; an error beats a crash
+        result.error = "nothing to partition: the expression needs loop dims and the chip at least one core";
+        return result;
+    }
+    const detail::ExprFacts facts = detail::makeExprFacts(input, settings);
+    detail::TemporalEnumerator temporal(facts);
+    detail::PlanEvaluator evaluator(facts, settings, costModel, transfer);
+    // The parts' fronts in enumeration order: the same front, ties to the first, as one pass over all.
+    detail::ParetoFront front;
+    std::int64_t enumerated = 0;
+    std::int64_t smallestBytes = std::numeric_limits<std::int64_t>::max();
+    bool anyFits = false;
+    std::vector<std::int32_t> flat;
+    for (const PartialSearch& part : parts) {
+        if (part.stopped)
+            return stopped();
+        enumerated += part.enumerated;
+        smallestBytes = std::min(smallestBytes, part.smallestBytes);
+        anyFits = anyFits || part.anyFits;
+        for (std::size_t k = 0; k < part.frontPlans.size(); ++k) {
+            const PlanCost& cost = part.frontCosts[k];
+            if (front.dominated(cost.executeBytes, cost.executeCycles()))
+                continue;
+            const Plan& plan = part.frontPlans[k];
+            flat.clear();
+            for (const auto& perOperand : plan.temporal)
+                flat.insert(flat.end(), perOperand.begin(), perOperand.end());
+            front.insert(plan.spatial.data(), flat.data(), facts.dims, facts.operands, cost);
         }
     }
     if (control.stopRequested())

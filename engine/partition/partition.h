@@ -93,6 +93,29 @@ struct PartitionResult {
     bool ok() const { return plans.has_value(); }
 };
 
+/// Pass 1 of a search over part of its spatial splits, so that several threads can share one large
+/// search: the splits whose first loop dim takes candidate values [firstBegin, firstEnd) of
+/// firstDimCandidates(). Holds that part's execute-state front.
+struct PartialSearch {
+    std::vector<Plan> frontPlans; ///< ascending executeBytes
+    std::vector<PlanCost> frontCosts; ///< parallel to frontPlans
+    std::int64_t enumerated = 0;
+    std::int64_t smallestBytes = INT64_MAX; ///< smallest execute state of any plan of the part
+    bool anyFits = false;
+    bool stopped = false;
+};
+
+/// How many values the first loop dim's split may take (the parts searchPart() can be given).
+int firstDimCandidates(const PartitionInput& input, const PartitionSettings& settings);
+PartialSearch searchPart(const PartitionInput& input, const PartitionSettings& settings,
+    const cost::TileCostModel& costModel, const cost::TransferCost& transfer, int firstBegin, int firstEnd,
+    RunControl& control);
+/// The search's result from its parts, given in ascending candidate order covering all of them:
+/// bit-identical to partitionOp() whatever the parts (the fronts merge with the same tie rule).
+PartitionResult finishSearch(const PartitionInput& input, const PartitionSettings& settings,
+    const cost::TileCostModel& costModel, const cost::TransferCost& transfer, const std::vector<PartialSearch>& parts,
+    RunControl& control);
+
 /// Enumerates, evaluates and filters the plans of one operator. Deterministic: the same inputs give
 /// bit-identical results. Stops early (returns an empty result with error "stopped") when
 /// `control.stopRequested()`.

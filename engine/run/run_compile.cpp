@@ -315,33 +315,63 @@ CompileResult compileLoadedModel(
     };
     SharedControl shared(control);
     const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
+    const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, 64);
+    // Each search runs as parts over its first dim's split values (up to two per thread, so that one
+    // large search does not keep the others waiting), then its parts merge; results do not depend on
+    // how it was cut (finishSearch()).
     const auto searchAll = [&](const std::vector<Job>& jobs) {
-        std::vector<partition::PartitionResult> searched(jobs.size());
         std::vector<partition::PartitionInput> parts(jobs.size());
         for (std::size_t j = 0; j < jobs.size(); ++j)
             parts[j] = jobs[j].split.parts > 1 ? partOf(inputs[jobs[j].input], jobs[j].split) : inputs[jobs[j].input];
-        // Largest searches first so that threads finish together; the order of results is by index.
-        std::vector<std::size_t> queue(jobs.size());
-        for (std::size_t j = 0; j < queue.size(); ++j)
-            queue[j] = j;
-        std::stable_sort(queue.begin(), queue.end(), [&](std::size_t a, std::size_t b) {
+        struct Piece {
+            std::size_t job = 0;
+            int begin = 0, end = 0;
+        };
+        std::vector<std::vector<partition::PartialSearch>> partials(jobs.size());
+        std::vector<Piece> pieces;
+        std::vector<std::size_t> bySize(jobs.size());
+        for (std::size_t j = 0; j < jobs.size(); ++j)
+            bySize[j] = j;
+        // Largest searches first so that threads finish together.
+        std::stable_sort(bySize.begin(), bySize.end(), [&](std::size_t a, std::size_t b) {
             return model::iterationCount(parts[a].expr) > model::iterationCount(parts[b].expr);
         });
-        std::atomic<std::size_t> next { 0 };
-        auto work = [&] {
-            for (std::size_t slot = next++; slot < queue.size(); slot = next++) {
-                const std::size_t j = queue[slot];
-                searched[j] = partition::partitionOp(parts[j], settings, *costModel.model, transfer, shared);
-                shared.opDone(std::int64_t(jobs.size()));
-            }
+        for (std::size_t j : bySize) {
+            const int candidates = partition::firstDimCandidates(parts[j], settings);
+            const int count = std::clamp(threadCount > 1 ? std::min(candidates, 2 * threadCount) : 1, 1, std::max(1, candidates));
+            partials[j].resize(std::size_t(count));
+            for (int c = 0; c < count; ++c)
+                pieces.push_back(Piece { j, c * candidates / count, (c + 1) * candidates / count });
+        }
+        std::vector<std::size_t> pieceOf; // piece index → slot in partials[job]
+        std::vector<int> slotCounter(jobs.size(), 0);
+        for (const Piece& piece : pieces)
+            pieceOf.push_back(std::size_t(slotCounter[piece.job]++));
+        const auto runPool = [&](std::size_t tasks, auto&& one) {
+            std::atomic<std::size_t> next { 0 };
+            auto work = [&] {
+                for (std::size_t t = next++; t < tasks; t = next++)
+                    one(t);
+            };
+            const int count = std::clamp(threadCount, 1, std::max(1, int(tasks)));
+            std::vector<std::thread> pool;
+            for (int t = 1; t < count; ++t)
+                pool.emplace_back(work);
+            work();
+            for (std::thread& thread : pool)
+                thread.join();
         };
-        const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, std::max(1, int(jobs.size())));
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threadCount; ++t)
-            pool.emplace_back(work);
-        work();
-        for (std::thread& thread : pool)
-            thread.join();
+        runPool(pieces.size(), [&](std::size_t p) {
+            const Piece& piece = pieces[p];
+            partials[piece.job][pieceOf[p]] = partition::searchPart(
+                parts[piece.job], settings, *costModel.model, transfer, piece.begin, piece.end, shared);
+        });
+        std::vector<partition::PartitionResult> searched(jobs.size());
+        runPool(bySize.size(), [&](std::size_t k) {
+            const std::size_t j = bySize[k];
+            searched[j] = partition::finishSearch(parts[j], settings, *costModel.model, transfer, partials[j], shared);
+            shared.opDone(std::int64_t(jobs.size()));
+        });
         return searched;
     };
 

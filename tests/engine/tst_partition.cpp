@@ -257,6 +257,42 @@ private slots:
         QCOMPARE(a.hbmBytes, b.hbmBytes);
         QCOMPARE(a.enumeratedPlans, b.enumeratedPlans);
     }
+
+    void partsGiveTheWholeSearch_data() { addSearchRows(); }
+    void partsGiveTheWholeSearch()
+    {
+        // A search cut into parts over its first dim's split values (as several threads run it) merges
+        // into exactly the one-piece result, however it is cut.
+        QFETCH(PartitionInput, input);
+        QFETCH(qlonglong, cores);
+        QFETCH(qlonglong, sram);
+        const PartitionSettings settings = test::settingsFor(cores, sram);
+        const PartitionResult whole = run(input, settings);
+        QVERIFY(whole.ok());
+        const int candidates = firstDimCandidates(input, settings);
+        QVERIFY(candidates >= 1);
+        const test::CountingTileCost cost;
+        const cost::TransferCost transfer = test::simpleTransfer();
+        for (int pieces : { 2, 3, candidates }) {
+            NullRunControl control;
+            std::vector<PartialSearch> parts;
+            for (int p = 0; p < pieces; ++p)
+                parts.push_back(searchPart(input, settings, cost, transfer, p * candidates / pieces,
+                    (p + 1) * candidates / pieces, control));
+            const PartitionResult merged = finishSearch(input, settings, cost, transfer, parts, control);
+            QVERIFY(merged.ok());
+            const OpPlans& a = *whole.plans;
+            const OpPlans& b = *merged.plans;
+            QCOMPARE(a.plans, b.plans);
+            QCOMPARE(a.pareto, b.pareto);
+            QCOMPARE(a.table.size(), b.table.size());
+            for (std::size_t i = 0; i < a.table.size(); ++i)
+                QVERIFY(sameEntry(a.table[i], b.table[i]));
+            for (std::size_t i = 0; i < a.costs.size(); ++i)
+                QVERIFY(sameCost(a.costs[i], b.costs[i]));
+            QCOMPARE(a.enumeratedPlans, b.enumeratedPlans);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPartition)

@@ -40,6 +40,16 @@ SpatialEnumerator::SpatialEnumerator(const ExprFacts& facts)
     m_tile.assign(D, 1);
 }
 
+void SpatialEnumerator::restrictFirstDim(std::size_t begin, std::size_t end)
+{
+    if (m_end.empty())
+        return;
+    const std::size_t first = m_begin[0];
+    const std::size_t count = m_end[0] - first;
+    m_begin[0] = first + std::min(begin, count);
+    m_end[0] = first + std::min(std::max(begin, end), count);
+}
+
 std::size_t SpatialEnumerator::firstReachable(int d) const
 {
     const auto level = std::size_t(d);

@@ -19,6 +19,9 @@ class SpatialEnumerator {
 public:
     explicit SpatialEnumerator(const ExprFacts& facts);
 
+    /// Only splits whose first dim takes candidates [begin, end) of its (ascending) candidate list.
+    void restrictFirstDim(std::size_t begin, std::size_t end);
+    std::size_t firstDimCandidates() const { return m_end.empty() ? 0 : m_end[0] - m_begin[0]; }
     /// Advances to the next valid split; false when there is none left.
     bool next();
     const std::int32_t* spatial() const { return m_spatial.data(); } ///< [d]

@@ -31,6 +31,12 @@ public:
     /// too slow without pricing its tile: commCost() leaves computeCycles 0, addCompute() (right
     /// after it) fills it in.
     PlanCost commCost(const std::int64_t* tile, const std::int32_t* temporal, const std::int64_t* replicas);
+    /// A lower bound on commCost(...).commCycles() of the plan last passed to measure(), cheap enough to
+    /// drop most dominated plans before their rotation rounds are worked out: rotation rounds of factors
+    /// g_k in the heaviest-first nesting make Σ_k (g_k − 1)·Π_{j<k} g_j = iterations − 1 shifts at least
+    /// (each round moves at least one operand), each with its two syncs and at least the smallest
+    /// rotated sub-tensor; the shuffle exactly.
+    double commLowerBound(const std::int64_t* tile, const std::int32_t* temporal, const std::int64_t* replicas);
     void addCompute(PlanCost& cost) const;
 
     /// distribute_data from a preload plan (`coldTemporal`, last measure()d) to an execute plan with
