@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk run MODEL --chip PRESET|FILE [--set field=value]... [--batch B] [--seq S] [--phase P]
 //         [--design NAME|all] [--json OUT] [--program OUT] [--trace OUT] [--csv OUT]
+#include <map>
 #include <stdexcept>
 
 #include <QCommandLineParser>
@@ -33,13 +34,28 @@ namespace {
         const run::CompiledModel& compiled = *result.compiled;
         const double clock = result.spec.chip.clockHz;
         std::int64_t hbmBytes = 0;
-        for (const schedule::Step& step : result.problem.steps)
+        int splitOps = 0;
+        std::map<int, int> opsByParts; // parts → graph ops
+        for (const schedule::Step& step : result.problem.steps) {
             hbmBytes += result.problem.planSets[step.planSet]->hbmBytes;
+            if (step.parts > 1 && step.part == 0) {
+                ++splitOps;
+                ++opsByParts[step.parts];
+            }
+        }
         const double hbmBoundMs = double(hbmBytes) / (result.spec.chip.totalHbmBandwidthGBps() * 1e9) * 1e3;
         io.out << "Model: " << QString::fromStdString(compiled.model.graph.name()) << " ("
                << QString::fromStdString(compiled.model.description) << ")\n"
                << "  " << compiled.model.graph.ops().size() << " ops, " << compiled.plans.size()
-               << " distinct partition searches, tile cost " << QString::fromStdString(compiled.costModel) << "\n"
+               << " distinct partition searches, tile cost " << QString::fromStdString(compiled.costModel) << "\n";
+        if (splitOps > 0) {
+            QStringList parts;
+            for (const auto& [count, ops] : opsByParts)
+                parts << u"%1 in %2 parts"_s.arg(ops).arg(count);
+            io.out << "  split into parts (pipelined, the same for every design; --json lists them): " << parts.join(u", "_s)
+                   << "\n";
+        }
+        io.out
                << "Chip: " << chipSummary(result.spec.chip) << "\n"
                << "HBM reads/step: " << fixed(double(hbmBytes) / 1e9, 3) << " GB → at least " << fixed(hbmBoundMs, 3)
                << " ms at full HBM bandwidth\n\n";

@@ -88,6 +88,29 @@ namespace {
             line += MainWindow::tr(" (%1× over basic)").arg(basic / best, 0, 'f', 2);
         return line;
     }
+
+    /// The operators the run executes in parts (pipelined splitting, or too large whole): a short
+    /// count for the status line and one line per graph op for its tooltip.
+    std::pair<QString, QString> splitSummary(const elk::run::RunResult& result)
+    {
+        QStringList lines;
+        for (const elk::schedule::Step& step : result.problem.steps) {
+            if (step.parts <= 1 || step.part != 0)
+                continue;
+            const std::string name = step.name.substr(0, step.name.rfind(" [part "));
+            lines << MainWindow::tr("%1 in %2 parts").arg(QString::fromStdString(name)).arg(step.parts);
+        }
+        if (lines.isEmpty())
+            return {};
+        const QString count = MainWindow::tr("%n op(s) in pipelined parts", nullptr, int(lines.size()));
+        constexpr int kShown = 40;
+        if (lines.size() > kShown) {
+            const auto more = lines.size() - kShown;
+            lines = lines.mid(0, kShown);
+            lines << MainWindow::tr("… and %1 more").arg(more);
+        }
+        return { count, lines.join(QLatin1Char('\n')) };
+    }
 } // namespace
 
 MainWindow::MainWindow(const QString& storePath, QWidget* parent)
@@ -603,9 +626,12 @@ void MainWindow::onRunFinished(elk::widgets::RunSnapshotPtr result, elk::store::
     const QString source = cache.runHit ? tr("from the cache")
         : cache.partitionHit            ? tr("rescheduled")
                                         : tr("computed");
-    const QString summary = tr("%1 · %2 in %3 s").arg(headline(*result), source).arg(seconds, 0, 'f', 2);
+    QString summary = tr("%1 · %2 in %3 s").arg(headline(*result), source).arg(seconds, 0, 'f', 2);
+    const auto [splitCount, splitDetail] = splitSummary(*result);
+    if (!splitCount.isEmpty())
+        summary += tr(" · %1").arg(splitCount);
     m_progress->showEnded(summary);
-    m_progress->stageLabel()->setToolTip({});
+    m_progress->stageLabel()->setToolTip(splitDetail);
     m_history->refresh(m_store.get());
     updateRunAction();
 }

@@ -114,18 +114,21 @@ PartialSearch searchPart(const PartitionInput& input, const PartitionSettings& s
             }
             ++part.enumerated;
             const std::int32_t* rotation = temporal.temporal();
-            evaluator.measure(tile, rotation);
+            evaluator.measure(temporal);
             const std::int64_t executeBytes = evaluator.executeBytes();
             part.smallestBytes = std::min(part.smallestBytes, executeBytes);
             if (executeBytes > settings.sramBytesPerCore)
                 continue;
             part.anyFits = true;
-            if (front.dominated(executeBytes, evaluator.commLowerBound(tile, rotation, temporal.replicas())))
-                continue; // even its cheapest possible communication is too slow
-            PlanCost cost = evaluator.commCost(tile, rotation, temporal.replicas());
-            if (front.dominated(executeBytes, cost.commCycles()))
-                continue; // compute time only adds to it
-            evaluator.addCompute(cost);
+            // Cheapest checks first: a lower bound on communication, then with the tile's compute,
+            // and only then the exact rotation rounds.
+            const double bound = evaluator.commLowerBound(temporal);
+            if (front.dominated(executeBytes, bound))
+                continue;
+            const double compute = evaluator.computeAfterBound();
+            if (!std::isfinite(compute) || front.dominated(executeBytes, bound + compute))
+                continue;
+            const PlanCost cost = evaluator.costAfterBound(rotation, compute);
             const double cycles = cost.executeCycles();
             if (!std::isfinite(cycles) || front.dominated(executeBytes, cycles))
                 continue;

@@ -3,6 +3,7 @@
 #include "engine/schedule/allocator.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace elk::schedule {
@@ -50,6 +51,35 @@ namespace {
     }
 
 } // namespace
+
+int Allocator::bestEntryCapped(
+    std::uint32_t planSet, std::int64_t budgetBytes, bool minPreloadOnly, std::int64_t preloadCapBytes) const
+{
+    const partition::OpPlans& plans = *m_problem.planSets[planSet];
+    const std::int64_t cap = std::max(preloadCapBytes, plans.minPreloadBytes());
+    int best = -1;
+    for (std::uint32_t e = 0; e < plans.table.size(); ++e) {
+        const auto& pe = plans.table[e];
+        if (pe.executeBytes > budgetBytes || pe.preloadBytes > cap
+            || (minPreloadOnly && pe.preloadBytes != plans.minPreloadBytes()))
+            continue;
+        if (best < 0 || m_sets[planSet].cost[e] < m_sets[planSet].cost[std::size_t(best)])
+            best = static_cast<int>(e);
+    }
+    return best;
+}
+
+std::int64_t Allocator::minExecuteBytesCapped(std::uint32_t planSet, bool minPreloadOnly, std::int64_t preloadCapBytes) const
+{
+    const partition::OpPlans& plans = *m_problem.planSets[planSet];
+    const std::int64_t cap = std::max(preloadCapBytes, plans.minPreloadBytes());
+    std::int64_t smallest = std::numeric_limits<std::int64_t>::max();
+    for (const auto& pe : plans.table) {
+        if (pe.preloadBytes <= cap && (!minPreloadOnly || pe.preloadBytes == plans.minPreloadBytes()))
+            smallest = std::min(smallest, pe.executeBytes);
+    }
+    return smallest;
+}
 
 Allocator::Allocator(const ScheduleProblem& problem)
     : m_problem(problem)

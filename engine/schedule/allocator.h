@@ -53,6 +53,11 @@ public:
     int bestEntry(std::uint32_t planSet, std::int64_t budgetBytes, bool minPreloadOnly) const;
     /// Smallest executeBytes of any (restricted) entry.
     std::int64_t minExecuteBytes(std::uint32_t planSet, bool minPreloadOnly) const;
+    /// The same two with the op's preload state held to at most `preloadCapBytes` (a memory-saving
+    /// preload-state plan chosen by the joint allocation); a cap below the smallest preload state acts
+    /// as that smallest one.
+    int bestEntryCapped(std::uint32_t planSet, std::int64_t budgetBytes, bool minPreloadOnly, std::int64_t preloadCapBytes) const;
+    std::int64_t minExecuteBytesCapped(std::uint32_t planSet, bool minPreloadOnly, std::int64_t preloadCapBytes) const;
     /// Smallest totalCycles of any entry (a bound on the op's execution time).
     double fastestCycles(std::uint32_t planSet) const { return m_sets[planSet].fastestCycles; }
     /// The allocator's cost of one entry (see class comment).

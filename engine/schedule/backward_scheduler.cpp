@@ -161,7 +161,10 @@ bool BackwardScheduler::run(const BackwardOptions& options)
                 break;
             resident += m_times[static_cast<std::size_t>(preloadOp(q))].preloadBytes;
         }
-        const std::int64_t base = m_allocator.minExecuteBytes(set, restricted) + step.reservedBytesPerCore;
+        const std::int64_t cap = options.preloadCap ? (*options.preloadCap)[set] : -1;
+        const std::int64_t base = (cap >= 0 ? m_allocator.minExecuteBytesCapped(set, restricted, cap)
+                                            : m_allocator.minExecuteBytes(set, restricted))
+            + step.reservedBytesPerCore;
         int feasible = 0;
         while (feasible < static_cast<int>(m_candidates.size())
             && base + m_candidates[static_cast<std::size_t>(feasible)].residentBytes <= sram)
@@ -192,7 +195,10 @@ bool BackwardScheduler::run(const BackwardOptions& options)
             for (int kk = feasible; kk >= 1; --kk) {
                 if (m_candidates[static_cast<std::size_t>(kk - 1)].deadline - fastest < best)
                     break;
-                const int e = m_allocator.bestEntry(set, budget(kk), restricted);
+                const int e = cap >= 0 ? m_allocator.bestEntryCapped(set, budget(kk), restricted, cap)
+                                       : m_allocator.bestEntry(set, budget(kk), restricted);
+                if (e < 0)
+                    continue;
                 const double s = startOf(e, kk);
                 if (s >= best) {
                     best = s;

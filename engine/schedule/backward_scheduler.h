@@ -23,6 +23,9 @@ struct BackwardOptions {
     const std::vector<int>* preloadOrder = nullptr; ///< step indices; nullptr = execution order
     std::int64_t staticExecuteBytes = 0; ///< Static: X
     bool largestPreload = false; ///< Basic/Static: the largest-preload variant of fixed_pair
+    /// LatestStart: per plan set, the most preload-state bytes its entry may hold (the joint
+    /// allocation's memory-saving preload plans); nullptr or a negative cap: no cap.
+    const std::vector<std::int64_t>* preloadCap = nullptr;
 };
 
 /// Backward times (the last execution ends at 0, everything else is negative).

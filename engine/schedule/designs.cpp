@@ -160,6 +160,111 @@ namespace {
         return result;
     }
 
+    /// The paper's joint allocation (elk-design.md §4, reference §4.2 "Δ-greedy") on top of the inductive
+    /// scheduler. In the backward induction the resident preloaded ops of op i are already placed, so
+    /// the executing op's plan is chosen within what they leave; the joint step is a refinement over the
+    /// whole schedule: wherever an execution took a slower plan for want of SRAM, the resident ops'
+    /// memory-saving preload-state plans (the next smaller preload state of their plan set, its extra
+    /// distribution time counted where they execute) are proposed, ranked by estimated time saved
+    /// minus time added; each proposal is kept only when the rescheduled model is faster. Caps apply per
+    /// plan set, so identical layers keep identical plans. Returns the caps (-1: none).
+    struct JointAllocation {
+        std::vector<std::int64_t> caps;
+        int accepted = 0;
+        int evaluated = 0;
+        double beforeCycles = 0, afterCycles = 0;
+    };
+
+    JointAllocation jointAllocation(const ScheduleProblem& problem, const Allocator& allocator,
+        detail::BackwardScheduler& scheduler, detail::BackwardOptions options, RunControl& control)
+    {
+        constexpr int kMaxTrials = 24;
+        JointAllocation out;
+        out.caps.assign(problem.planSets.size(), -1);
+        options.preloadCap = &out.caps;
+        if (!scheduler.run(options))
+            return out;
+        out.beforeCycles = out.afterCycles = scheduler.latencyCycles();
+        std::vector<std::pair<std::uint32_t, std::int64_t>> rejected;
+        const std::size_t n = problem.steps.size();
+        for (int trial = 0; trial < kMaxTrials && !control.stopRequested(); ++trial) {
+            const std::vector<detail::StepTimes>& t = scheduler.times();
+            const auto tableOf = [&](std::size_t step) -> const auto& { return problem.planSets[problem.steps[step].planSet]->table; };
+            // Each plan set's largest chosen preload state, and its next smaller one.
+            std::vector<std::int64_t> chosen(problem.planSets.size(), -1);
+            for (std::size_t m = 0; m < n; ++m)
+                chosen[problem.steps[m].planSet] = std::max(chosen[problem.steps[m].planSet], t[m].preloadBytes);
+            std::vector<std::int64_t> nextCap(problem.planSets.size(), -1);
+            for (std::size_t j = 0; j < problem.planSets.size(); ++j) {
+                if (chosen[j] <= 0)
+                    continue;
+                for (const auto& pe : problem.planSets[j]->table)
+                    if (pe.preloadBytes < chosen[j])
+                        nextCap[j] = std::max(nextCap[j], pe.preloadBytes);
+            }
+            // Estimated gain per plan set: time the budget-limited executions would save with the bytes
+            // freed, minus the time the set's own steps lose under the smaller cap.
+            std::vector<double> gain(problem.planSets.size(), 0.0);
+            std::vector<char> touched(problem.planSets.size(), 0);
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::uint32_t set = problem.steps[i].planSet;
+                const double now = allocator.entryCost(set, static_cast<std::uint32_t>(t[i].entry));
+                const std::int64_t executeBytes = tableOf(i)[static_cast<std::size_t>(t[i].entry)].executeBytes;
+                const int fastest = allocator.bestEntry(set, problem.sramBytesPerCore - problem.steps[i].reservedBytesPerCore, false);
+                if (fastest < 0 || !(allocator.entryCost(set, static_cast<std::uint32_t>(fastest)) < now * (1 - 1e-9)))
+                    continue; // not held back by SRAM
+                std::fill(touched.begin(), touched.end(), 0);
+                for (std::size_t m = i + 1; m < n && t[m].preStart < t[i].exeEnd; ++m) {
+                    const std::uint32_t j = problem.steps[m].planSet;
+                    if (touched[j] || nextCap[j] < 0 || t[m].preloadBytes <= nextCap[j])
+                        continue;
+                    touched[j] = 1;
+                    const int better = allocator.bestEntry(set, executeBytes + (t[m].preloadBytes - nextCap[j]), false);
+                    if (better >= 0)
+                        gain[j] += std::max(0.0, now - allocator.entryCost(set, static_cast<std::uint32_t>(better)));
+                }
+            }
+            for (std::size_t m = 0; m < n; ++m) {
+                const std::uint32_t j = problem.steps[m].planSet;
+                if (gain[j] <= 0)
+                    continue;
+                const auto& pe = tableOf(m)[static_cast<std::size_t>(t[m].entry)];
+                const int capped = allocator.bestEntryCapped(j, pe.executeBytes, false, nextCap[j]);
+                gain[j] -= capped < 0 ? 1e300
+                                      : allocator.entryCost(j, static_cast<std::uint32_t>(capped))
+                        - allocator.entryCost(j, static_cast<std::uint32_t>(t[m].entry));
+            }
+            int pick = -1;
+            for (std::size_t j = 0; j < gain.size(); ++j) {
+                const bool tried = std::find(rejected.begin(), rejected.end(), std::pair { std::uint32_t(j), nextCap[j] }) != rejected.end();
+                if (gain[j] > 0 && !tried && (pick < 0 || gain[j] > gain[static_cast<std::size_t>(pick)]))
+                    pick = static_cast<int>(j);
+            }
+            if (pick < 0)
+                break;
+            const std::int64_t previous = out.caps[static_cast<std::size_t>(pick)];
+            out.caps[static_cast<std::size_t>(pick)] = nextCap[static_cast<std::size_t>(pick)];
+            ++out.evaluated;
+            if (scheduler.run(options) && scheduler.latencyCycles() < out.afterCycles * (1 - 1e-6)) {
+                out.afterCycles = scheduler.latencyCycles();
+                ++out.accepted;
+                continue;
+            }
+            rejected.push_back({ static_cast<std::uint32_t>(pick), nextCap[static_cast<std::size_t>(pick)] });
+            out.caps[static_cast<std::size_t>(pick)] = previous;
+            scheduler.run(options); // back to the accepted state
+        }
+        return out;
+    }
+
+    std::string jointNote(const JointAllocation& joint, double clockHz)
+    {
+        char note[200];
+        std::snprintf(note, sizeof note, "joint allocation: %d memory-saving preload plans kept of %d tried (%.4f -> %.4f ms)",
+            joint.accepted, joint.evaluated, joint.beforeCycles / clockHz * 1e3, joint.afterCycles / clockHz * 1e3);
+        return note;
+    }
+
     /// Ops per layer − the longest increasing run of the order: the fewest take-out-and-reinsert moves
     /// that turn the identity into `order`.
     int movesFromIdentity(const std::vector<int>& order)
@@ -183,6 +288,11 @@ namespace {
             return failure("stopped");
         detail::BackwardOptions options;
         options.maxOverlap = overlapBound(problem);
+        // Elk-Dyn's joint allocation (on the identity order) holds for every order tried.
+        const JointAllocation joint = jointAllocation(problem, allocator, scheduler, options, control);
+        if (control.stopRequested())
+            return failure("stopped");
+        options.preloadCap = &joint.caps;
         // The few best orders (analytically), and the identity's schedule, kept as finalists.
         constexpr std::size_t kFinalists = 3;
         std::vector<std::pair<double, std::size_t>> ranked; // (latency, order index), ascending
@@ -240,7 +350,7 @@ namespace {
             std::snprintf(note, sizeof note, "order %zu of %zu valid%s; %zu reordered ops per layer, %d moved", o,
                 orders.orders.size(), orders.truncated ? " (search budget reached)" : "", orders.movable.size(),
                 s.orders.movesFromIdentity);
-            s.note = note;
+            s.note = std::string(note) + "; " + jointNote(joint, problem.clockHz);
         }
         if (ranked.front().second != 0) {
             identity->ordersTried = static_cast<std::int64_t>(orders.orders.size());
@@ -421,7 +531,14 @@ ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, Run
     case Design::ElkDyn: {
         detail::BackwardOptions options;
         options.maxOverlap = overlapBound(problem);
-        return runBackward(problem, allocator, scheduler, options, Design::ElkDyn);
+        const JointAllocation joint = jointAllocation(problem, allocator, scheduler, options, control);
+        if (control.stopRequested())
+            return failure("stopped");
+        options.preloadCap = &joint.caps;
+        ScheduleResult result = runBackward(problem, allocator, scheduler, options, Design::ElkDyn);
+        if (result.schedule)
+            result.schedule->note = jointNote(joint, problem.clockHz);
+        return result;
     }
     case Design::ElkFull: return scheduleFull(problem, allocator, scheduler, control);
     case Design::Ideal: break;

@@ -124,8 +124,21 @@ TemporalEnumerator::TemporalEnumerator(const ExprFacts& facts)
     m_work.assign(V, 1);
     m_pos.assign(D, 0);
     m_prod.assign((D + 1) * V, 1);
+    m_elementProd.assign((D + 1) * V, 1);
     m_pad.assign(D + 1, 1.0);
     m_temporal.assign(D * V, 1);
+    // Running element products need each operand to index each dim at most once, with plain axes.
+    m_plainAxes = true;
+    for (std::size_t v = 0; v < V; ++v) {
+        std::vector<char> seen(D, 0);
+        for (int a = facts.axisBegin[v]; a < facts.axisBegin[v + 1]; ++a) {
+            const AxisRef& axis = facts.axes[std::size_t(a)];
+            if (axis.windowDim >= 0 || seen[std::size_t(axis.dim)])
+                m_plainAxes = false;
+            else
+                seen[std::size_t(axis.dim)] = 1;
+        }
+    }
 }
 
 void TemporalEnumerator::reset(const std::int32_t* spatial, const std::int64_t* tile)
@@ -159,6 +172,9 @@ void TemporalEnumerator::reset(const std::int32_t* spatial, const std::int64_t* 
     m_divBegin[V] = m_divisors.size();
     m_list.clear();
     m_listPad.clear();
+    m_listExtent.clear();
+    m_listLargest.clear();
+    m_listIterExtent.clear();
     for (int d = 0; d < m_dims; ++d)
         buildDimList(d);
     std::fill(m_prod.begin(), m_prod.begin() + std::ptrdiff_t(V), 1);
@@ -182,6 +198,10 @@ void TemporalEnumerator::extendDimList(int d, std::size_t user, std::int32_t lar
         const double pad = double(t) / double(std::int64_t(largest) * ceilDiv(t, largest));
         if (pad >= m_facts.padding) {
             m_list.insert(m_list.end(), m_work.begin(), m_work.end());
+            for (std::int32_t f : m_work)
+                m_listExtent.push_back(ceilDiv(t, f));
+            m_listLargest.push_back(largest);
+            m_listIterExtent.push_back(ceilDiv(t, largest));
             m_listPad.push_back(pad);
         }
         return;
@@ -207,6 +227,9 @@ void TemporalEnumerator::buildDimList(int d)
     std::fill(m_work.begin(), m_work.end(), 1);
     if (m_tileRef[d] == 1) {
         m_list.insert(m_list.end(), V, 1);
+        m_listExtent.insert(m_listExtent.end(), V, 1);
+        m_listLargest.push_back(1);
+        m_listIterExtent.push_back(1);
         m_listPad.push_back(1.0);
     } else {
         extendDimList(d, 0, 1);
@@ -252,9 +275,13 @@ bool TemporalEnumerator::next()
         const std::size_t j = m_pos[level];
         const std::int32_t* c = m_list.data() + j * V;
         std::int64_t* nextProd = m_prod.data() + (level + 1) * V;
+        const std::int64_t* extent = m_listExtent.data() + j * V;
+        const std::int64_t* elements = m_elementProd.data() + level * V;
+        std::int64_t* nextElements = m_elementProd.data() + (level + 1) * V;
         for (std::size_t v = 0; v < V; ++v) {
             m_temporal[level * V + v] = c[v];
             nextProd[v] = prod[v] * c[v];
+            nextElements[v] = m_facts.uses[level * V + v] ? elements[v] * extent[v] : elements[v];
         }
         m_pad[level + 1] = m_pad[level] * m_listPad[j];
         if (d == m_dims - 1)

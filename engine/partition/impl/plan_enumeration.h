@@ -58,6 +58,19 @@ public:
     /// Advances to the next valid T; false when there is none left.
     bool next();
     const std::int32_t* temporal() const { return m_temporal.data(); } ///< [d * V + v]
+    /// [v]: ceil(tile[d] ÷ T[d][v]) of the current matrix, precomputed per candidate vector so that
+    /// measuring a plan divides nothing.
+    const std::int64_t* extents(int d) const { return m_listExtent.data() + m_pos[std::size_t(d)] * std::size_t(m_operands); }
+    /// Whether elements() holds: every operand's axes are plain and on distinct dims (no windows).
+    bool plainAxes() const { return m_plainAxes; }
+    /// [v]: elements of operand v's per-iteration sub-tensor (the product of its axes' extents), kept
+    /// as running products level by level; valid only when plainAxes().
+    const std::int64_t* elements() const { return m_elementProd.data() + std::size_t(m_dims) * std::size_t(m_operands); }
+    /// [v]: product over dims of T[d][v] (> 1: operand v is rotated).
+    const std::int64_t* rotationProducts() const { return m_prod.data() + std::size_t(m_dims) * std::size_t(m_operands); }
+    /// The current matrix's largest factor of dim d, and ceil(tile[d] ÷ it).
+    std::int32_t largest(int d) const { return m_listLargest[m_pos[std::size_t(d)]]; }
+    std::int64_t iterExtent(int d) const { return m_listIterExtent[m_pos[std::size_t(d)]]; }
     const std::int64_t* replicas() const { return m_replicas.data(); } ///< [v]: cores holding the same tile
 
 private:
@@ -74,6 +87,11 @@ private:
     std::vector<std::size_t> m_divBegin; ///< [v + 1]
     std::vector<std::int32_t> m_list; ///< per-dim candidate vectors, V entries each
     std::vector<double> m_listPad; ///< padding ratio t/(m·ceil(t/m)) per candidate vector
+    std::vector<std::int64_t> m_listExtent; ///< parallel to m_list: ceil(tile ÷ factor)
+    std::vector<std::int32_t> m_listLargest; ///< per candidate vector: its largest factor
+    std::vector<std::int64_t> m_listIterExtent; ///< per candidate vector: ceil(tile ÷ largest)
+    std::vector<std::int64_t> m_elementProd; ///< [(d + 1) * V + v]: product of v's axis extents over dims <= d
+    bool m_plainAxes = false;
     std::vector<std::size_t> m_listBegin, m_listEnd; ///< [d]: in units of vectors
     std::vector<std::int32_t> m_work; ///< [v]: vector being built by buildDimList
     std::vector<std::size_t> m_pos; ///< [d]

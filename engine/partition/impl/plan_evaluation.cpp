@@ -65,6 +65,57 @@ void PlanEvaluator::measure(const std::int64_t* tile, const std::int32_t* tempor
     }
 }
 
+void PlanEvaluator::measure(const TemporalEnumerator& temporal)
+{
+    const auto V = std::size_t(m_facts.operands);
+    const auto D = std::size_t(m_facts.dims);
+    const std::int32_t* rotation = temporal.temporal();
+    if (temporal.plainAxes()) {
+        const std::int64_t* elements = temporal.elements();
+        const std::int64_t* rotationProduct = temporal.rotationProducts();
+        m_executeBytes = 0;
+        m_preloadBytes = 0;
+        for (std::size_t v = 0; v < V; ++v) {
+            const std::int64_t count = m_facts.copied[v] ? std::min(elements[v], elements[0]) : elements[v];
+            const std::int64_t bytes = count * m_facts.elementBytes[v];
+            const bool rotated = rotationProduct[v] > 1;
+            m_operandBytes[v] = bytes;
+            m_rotated[v] = rotated ? 1 : 0;
+            m_executeBytes += rotated ? 2 * bytes : bytes;
+            if (m_facts.fromHbm[v])
+                m_preloadBytes += bytes;
+        }
+        return;
+    }
+    m_executeBytes = 0;
+    m_preloadBytes = 0;
+    std::int64_t outputElements = 0;
+    for (std::size_t v = 0; v < V; ++v) {
+        std::int64_t elements = 1;
+        const AxisRef* axis = m_facts.axes.data() + m_facts.axisBegin[v];
+        const AxisRef* end = m_facts.axes.data() + m_facts.axisBegin[v + 1];
+        for (; axis != end; ++axis) {
+            std::int64_t extent = temporal.extents(axis->dim)[v];
+            if (axis->windowDim >= 0)
+                extent = (extent - 1) * axis->stride + temporal.extents(axis->windowDim)[v];
+            elements *= extent;
+        }
+        if (m_facts.copied[v])
+            elements = std::min(elements, outputElements);
+        if (v == 0)
+            outputElements = elements;
+        bool rotated = false;
+        for (std::size_t d = 0; d < D && !rotated; ++d)
+            rotated = rotation[d * V + v] > 1;
+        const std::int64_t bytes = elements * m_facts.elementBytes[v];
+        m_operandBytes[v] = bytes;
+        m_rotated[v] = rotated ? 1 : 0;
+        m_executeBytes += rotated ? 2 * bytes : bytes;
+        if (m_facts.fromHbm[v])
+            m_preloadBytes += bytes;
+    }
+}
+
 double PlanEvaluator::shiftCycles(const std::int32_t* temporal)
 {
     const auto V = std::size_t(m_facts.operands);
@@ -171,8 +222,68 @@ double PlanEvaluator::commLowerBound(const std::int64_t* tile, const std::int32_
         const double shifts = double(iterations - 1);
         shift = m_transfer.syncCycles * 2 * shifts + m_transfer.cyclesForBytes(shifts * double(smallest));
     }
+    m_boundIterations = iterations;
+    m_boundShuffle = shuffleCycles(temporal, replicas);
+    m_boundPartialSum = m_partialSumCycles;
     // A hair below, so that rounding never makes the bound exceed the exact sum.
-    return (shift + shuffleCycles(temporal, replicas)) * m_multiChip * (1 - 1e-9);
+    return (shift + m_boundShuffle) * m_multiChip * (1 - 1e-9);
+}
+
+double PlanEvaluator::commLowerBound(const TemporalEnumerator& temporal)
+{
+    const auto V = std::size_t(m_facts.operands);
+    const auto D = std::size_t(m_facts.dims);
+    std::int64_t iterations = 1;
+    for (std::size_t d = 0; d < D; ++d) {
+        const std::int32_t largest = temporal.largest(int(d));
+        m_largest[d] = largest;
+        iterations *= largest;
+        m_iterExtent[d] = temporal.iterExtent(int(d));
+    }
+    double shift = 0;
+    if (iterations > 1) {
+        std::int64_t smallest = std::numeric_limits<std::int64_t>::max();
+        for (std::size_t v = 0; v < V; ++v) {
+            if (m_rotated[v])
+                smallest = std::min(smallest, m_operandBytes[v]);
+        }
+        const double shifts = double(iterations - 1);
+        shift = m_transfer.syncCycles * 2 * shifts + m_transfer.cyclesForBytes(shifts * double(smallest));
+    }
+    m_boundIterations = iterations;
+    m_boundShuffle = shuffleCycles(temporal.temporal(), temporal.replicas());
+    m_boundPartialSum = m_partialSumCycles;
+    return (shift + m_boundShuffle) * m_multiChip * (1 - 1e-9);
+}
+
+double PlanEvaluator::computeAfterBound()
+{
+    constexpr std::size_t kSlots = 4096;
+    if (m_tileCache.empty())
+        m_tileCache.resize(kSlots);
+    std::uint64_t hash = 1469598103934665603ull;
+    for (std::int64_t e : m_iterExtent)
+        hash = (hash ^ std::uint64_t(e)) * 1099511628211ull;
+    TileCacheSlot& slot = m_tileCache[std::size_t(hash % kSlots)];
+    if (slot.extents != m_iterExtent) {
+        slot.extents = m_iterExtent;
+        slot.cycles = m_costModel.tileCycles(
+            *m_facts.expr, std::span<const std::int64_t>(m_iterExtent.data(), std::size_t(m_facts.dims)));
+    }
+    return double(m_boundIterations) * slot.cycles;
+}
+
+PlanCost PlanEvaluator::costAfterBound(const std::int32_t* temporal, double computeCycles)
+{
+    PlanCost cost;
+    cost.executeBytes = m_executeBytes;
+    cost.preloadBytes = m_preloadBytes;
+    cost.iterations = m_boundIterations;
+    cost.shiftCycles = shiftCycles(temporal) * m_multiChip;
+    cost.reduceCycles = m_boundShuffle * m_multiChip;
+    cost.partialSumCycles = m_boundPartialSum;
+    cost.computeCycles = computeCycles;
+    return cost;
 }
 
 PlanCost PlanEvaluator::commCost(const std::int64_t* tile, const std::int32_t* temporal, const std::int64_t* replicas)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/partition/impl/expr_facts.h"
+#include "engine/partition/impl/plan_enumeration.h"
 
 #include <cstdint>
 #include <vector>
@@ -19,6 +20,8 @@ public:
 
     /// Per-core sub-tensor sizes of the plan with tiles `tile` [d] and rotations `temporal` [d * V + v].
     void measure(const std::int64_t* tile, const std::int32_t* temporal);
+    /// measure() of the enumerator's current plan, from its precomputed extents (same results).
+    void measure(const TemporalEnumerator& temporal);
     /// Results of the last measure().
     std::int64_t executeBytes() const { return m_executeBytes; }
     std::int64_t preloadBytes() const { return m_preloadBytes; }
@@ -37,6 +40,12 @@ public:
     /// (each round moves at least one operand), each with its two syncs and at least the smallest
     /// rotated sub-tensor; the shuffle exactly.
     double commLowerBound(const std::int64_t* tile, const std::int32_t* temporal, const std::int64_t* replicas);
+    /// Right after commLowerBound() with the same plan: the tile compute (iterations × tile cycles),
+    /// then the exact cost reusing what the bound worked out (equal to cost()).
+    double computeAfterBound();
+    /// commLowerBound() of the enumerator's current plan (its per-dim largest factors precomputed).
+    double commLowerBound(const TemporalEnumerator& temporal);
+    PlanCost costAfterBound(const std::int32_t* temporal, double computeCycles);
     void addCompute(PlanCost& cost) const;
 
     /// distribute_data from a preload plan (`coldTemporal`, last measure()d) to an execute plan with
@@ -57,6 +66,16 @@ private:
     std::int64_t m_executeBytes = 0;
     std::int64_t m_preloadBytes = 0;
     double m_partialSumCycles = 0; ///< of the last shuffleCycles()
+    double m_boundShuffle = 0; ///< shuffle of the last commLowerBound(), before the multi-chip factor
+    double m_boundPartialSum = 0;
+    std::int64_t m_boundIterations = 1;
+    /// Tile cycles by iteration extents: plans of one search share few distinct tiles. Direct-mapped,
+    /// a pure cache (the cost model is deterministic), so results do not depend on it.
+    struct TileCacheSlot {
+        std::vector<std::int64_t> extents;
+        double cycles = 0;
+    };
+    std::vector<TileCacheSlot> m_tileCache;
     std::vector<std::int64_t> m_iterExtent; ///< [d]: e = ceil(t / max_v T)
     std::vector<std::int32_t> m_largest; ///< [d]: max_v T[d][v]
     std::vector<std::int32_t> m_row; ///< [v]: one dim's remaining rotation factors
