@@ -613,7 +613,8 @@ namespace {
                 run.error = "simulation: " + simulated.error;
             // Elk-Full confirms its analytic choice on the simulator: the runner-up orders and the
             // identity order (Elk-Dyn's) are simulated too and the fastest simulated one is kept, so an
-            // order that only looks better in the contention-free estimate is not taken.
+            // order that only looks better in the contention-free estimate is not taken. Elk-Dyn does
+            // the same for its joint allocation's memory-saving preload plans (with and without).
             for (std::size_t f = 1; run.simulated && f < scheduled.finalists.size(); ++f) {
                 const schedule::Program other = schedule::lowerProgram(problem, scheduled.finalists[f]);
                 sim::SimRunResult otherSim = sim::simulate(spec.chip, problem, other, options, control);
@@ -627,7 +628,8 @@ namespace {
             }
             if (scheduled.finalists.size() > 1)
                 run.schedule->note += "; chosen by simulation among " + std::to_string(scheduled.finalists.size())
-                    + " finalists (best analytic orders and the identity)";
+                    + (run.design == schedule::Design::ElkFull ? " finalists (best analytic orders and the identity)"
+                                                               : " finalists (with and without the joint allocation)");
             run.simulateSeconds = secondsSince(simStart);
         }
         return run;

@@ -163,11 +163,12 @@ namespace {
     /// The paper's joint allocation (elk-design.md §4, reference §4.2 "Δ-greedy") on top of the inductive
     /// scheduler. In the backward induction the resident preloaded ops of op i are already placed, so
     /// the executing op's plan is chosen within what they leave; the joint step is a refinement over the
-    /// whole schedule: wherever an execution took a slower plan for want of SRAM, the resident ops'
-    /// memory-saving preload-state plans (the next smaller preload state of their plan set, its extra
-    /// distribution time counted where they execute) are proposed, ranked by estimated time saved
-    /// minus time added; each proposal is kept only when the rescheduled model is faster. Caps apply per
-    /// plan set, so identical layers keep identical plans. Returns the caps (-1: none).
+    /// whole schedule. Each plan set whose ops hold a preload state with a smaller one available is a
+    /// candidate memory-saving move (the next smaller preload state, its extra distribution time
+    /// counted where its ops execute); candidates are tried in the Δ-greedy order — least time added
+    /// per byte freed first — and a move is kept only when the rescheduled model is faster (the freed
+    /// SRAM lets executions take faster plans or overlap more preloads). Caps apply per plan set, so
+    /// identical layers keep identical plans. Returns the caps (-1: none).
     struct JointAllocation {
         std::vector<std::int64_t> caps;
         int accepted = 0;
@@ -187,71 +188,64 @@ namespace {
         out.beforeCycles = out.afterCycles = scheduler.latencyCycles();
         std::vector<std::pair<std::uint32_t, std::int64_t>> rejected;
         const std::size_t n = problem.steps.size();
-        for (int trial = 0; trial < kMaxTrials && !control.stopRequested(); ++trial) {
+        while (out.evaluated < kMaxTrials && !control.stopRequested()) {
             const std::vector<detail::StepTimes>& t = scheduler.times();
-            const auto tableOf = [&](std::size_t step) -> const auto& { return problem.planSets[problem.steps[step].planSet]->table; };
-            // Each plan set's largest chosen preload state, and its next smaller one.
-            std::vector<std::int64_t> chosen(problem.planSets.size(), -1);
+            // Each plan set's largest chosen preload state, the next smaller one, and what holding its
+            // ops to it costs (their fastest entries within the same execute space).
+            const std::size_t sets = problem.planSets.size();
+            std::vector<std::int64_t> chosen(sets, -1);
             for (std::size_t m = 0; m < n; ++m)
                 chosen[problem.steps[m].planSet] = std::max(chosen[problem.steps[m].planSet], t[m].preloadBytes);
-            std::vector<std::int64_t> nextCap(problem.planSets.size(), -1);
-            for (std::size_t j = 0; j < problem.planSets.size(); ++j) {
+            std::vector<std::int64_t> nextCap(sets, -1);
+            for (std::size_t j = 0; j < sets; ++j) {
                 if (chosen[j] <= 0)
                     continue;
                 for (const auto& pe : problem.planSets[j]->table)
                     if (pe.preloadBytes < chosen[j])
                         nextCap[j] = std::max(nextCap[j], pe.preloadBytes);
             }
-            // Estimated gain per plan set: time the budget-limited executions would save with the bytes
-            // freed, minus the time the set's own steps lose under the smaller cap.
-            std::vector<double> gain(problem.planSets.size(), 0.0);
-            std::vector<char> touched(problem.planSets.size(), 0);
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::uint32_t set = problem.steps[i].planSet;
-                const double now = allocator.entryCost(set, static_cast<std::uint32_t>(t[i].entry));
-                const std::int64_t executeBytes = tableOf(i)[static_cast<std::size_t>(t[i].entry)].executeBytes;
-                const int fastest = allocator.bestEntry(set, problem.sramBytesPerCore - problem.steps[i].reservedBytesPerCore, false);
-                if (fastest < 0 || !(allocator.entryCost(set, static_cast<std::uint32_t>(fastest)) < now * (1 - 1e-9)))
-                    continue; // not held back by SRAM
-                std::fill(touched.begin(), touched.end(), 0);
-                for (std::size_t m = i + 1; m < n && t[m].preStart < t[i].exeEnd; ++m) {
-                    const std::uint32_t j = problem.steps[m].planSet;
-                    if (touched[j] || nextCap[j] < 0 || t[m].preloadBytes <= nextCap[j])
-                        continue;
-                    touched[j] = 1;
-                    const int better = allocator.bestEntry(set, executeBytes + (t[m].preloadBytes - nextCap[j]), false);
-                    if (better >= 0)
-                        gain[j] += std::max(0.0, now - allocator.entryCost(set, static_cast<std::uint32_t>(better)));
-                }
-            }
+            std::vector<double> addedCycles(sets, 0.0), freedBytes(sets, 0.0);
+            std::vector<char> possible(sets, 1);
             for (std::size_t m = 0; m < n; ++m) {
                 const std::uint32_t j = problem.steps[m].planSet;
-                if (gain[j] <= 0)
+                if (nextCap[j] < 0 || t[m].preloadBytes <= nextCap[j])
                     continue;
-                const auto& pe = tableOf(m)[static_cast<std::size_t>(t[m].entry)];
+                const auto& pe = problem.planSets[j]->table[static_cast<std::size_t>(t[m].entry)];
                 const int capped = allocator.bestEntryCapped(j, pe.executeBytes, false, nextCap[j]);
-                gain[j] -= capped < 0 ? 1e300
-                                      : allocator.entryCost(j, static_cast<std::uint32_t>(capped))
-                        - allocator.entryCost(j, static_cast<std::uint32_t>(t[m].entry));
+                if (capped < 0) {
+                    possible[j] = 0;
+                    continue;
+                }
+                addedCycles[j] += std::max(0.0, allocator.entryCost(j, static_cast<std::uint32_t>(capped))
+                        - allocator.entryCost(j, static_cast<std::uint32_t>(t[m].entry)));
+                freedBytes[j] += static_cast<double>(t[m].preloadBytes - nextCap[j]);
             }
             int pick = -1;
-            for (std::size_t j = 0; j < gain.size(); ++j) {
-                const bool tried = std::find(rejected.begin(), rejected.end(), std::pair { std::uint32_t(j), nextCap[j] }) != rejected.end();
-                if (gain[j] > 0 && !tried && (pick < 0 || gain[j] > gain[static_cast<std::size_t>(pick)]))
+            double bestRatio = 0;
+            for (std::size_t j = 0; j < sets; ++j) {
+                if (!possible[j] || !(freedBytes[j] > 0))
+                    continue;
+                if (std::find(rejected.begin(), rejected.end(), std::pair { std::uint32_t(j), nextCap[j] }) != rejected.end())
+                    continue;
+                const double ratio = addedCycles[j] / freedBytes[j];
+                if (pick < 0 || ratio < bestRatio) {
                     pick = static_cast<int>(j);
+                    bestRatio = ratio;
+                }
             }
             if (pick < 0)
                 break;
-            const std::int64_t previous = out.caps[static_cast<std::size_t>(pick)];
-            out.caps[static_cast<std::size_t>(pick)] = nextCap[static_cast<std::size_t>(pick)];
+            const auto j = static_cast<std::size_t>(pick);
+            const std::int64_t previous = out.caps[j];
+            out.caps[j] = nextCap[j];
             ++out.evaluated;
             if (scheduler.run(options) && scheduler.latencyCycles() < out.afterCycles * (1 - 1e-6)) {
                 out.afterCycles = scheduler.latencyCycles();
                 ++out.accepted;
                 continue;
             }
-            rejected.push_back({ static_cast<std::uint32_t>(pick), nextCap[static_cast<std::size_t>(pick)] });
-            out.caps[static_cast<std::size_t>(pick)] = previous;
+            rejected.push_back({ static_cast<std::uint32_t>(j), nextCap[j] });
+            out.caps[j] = previous;
             scheduler.run(options); // back to the accepted state
         }
         return out;
@@ -351,6 +345,18 @@ namespace {
                 orders.orders.size(), orders.truncated ? " (search budget reached)" : "", orders.movable.size(),
                 s.orders.movesFromIdentity);
             s.note = std::string(note) + "; " + jointNote(joint, problem.clockHz);
+        }
+        if (joint.accepted > 0) {
+            detail::BackwardOptions plain = options;
+            plain.preloadCap = nullptr;
+            std::vector<int> identityOrder = expandLayerOrder(problem, orders.orders.front());
+            plain.preloadOrder = &identityOrder;
+            if (scheduler.run(plain)) {
+                kept.push_back(scheduler.toSchedule(Design::ElkFull));
+                kept.back().orders = search;
+                kept.back().ordersTried = static_cast<std::int64_t>(orders.orders.size());
+                kept.back().note = "identity order without the joint allocation's memory-saving preload plans";
+            }
         }
         if (ranked.front().second != 0) {
             identity->ordersTried = static_cast<std::int64_t>(orders.orders.size());
@@ -538,6 +544,15 @@ ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, Run
         ScheduleResult result = runBackward(problem, allocator, scheduler, options, Design::ElkDyn);
         if (result.schedule)
             result.schedule->note = jointNote(joint, problem.clockHz);
+        if (result.schedule && joint.accepted > 0) {
+            // The schedule without the memory-saving moves, for a caller that confirms them on the
+            // simulator (their distribution traffic is where the analytic model is least exact).
+            options.preloadCap = nullptr;
+            if (scheduler.run(options)) {
+                result.finalists = { *result.schedule, scheduler.toSchedule(Design::ElkDyn) };
+                result.finalists.back().note = "without the joint allocation's memory-saving preload plans";
+            }
+        }
         return result;
     }
     case Design::ElkFull: return scheduleFull(problem, allocator, scheduler, control);
