@@ -102,7 +102,8 @@ namespace {
         }
         if (lines.isEmpty())
             return {};
-        const QString count = MainWindow::tr("%n op(s) in pipelined parts", nullptr, int(lines.size()));
+        const QString count = lines.size() == 1 ? MainWindow::tr("1 op in pipelined parts")
+                                                : MainWindow::tr("%1 ops in pipelined parts").arg(lines.size());
         constexpr int kShown = 40;
         if (lines.size() > kShown) {
             const auto more = lines.size() - kShown;
