@@ -53,7 +53,9 @@ namespace {
                     { "parts", variant.split.parts }, { "dim", dim },
                     { "dim_extent_per_part", expr.dimExtents[std::size_t(dim)] },
                     { "why", variants.front().split.parts == 1 ? "pipelined: fewer parts schedule slower (elk-dyn)"
-                                                               : "too large for the SRAM whole" } });
+                            : variant.split.parts == variants.front().split.parts
+                            ? "too large for the SRAM whole"
+                            : "too large for the SRAM whole; more parts than that pipeline better (elk-dyn)" } });
             }
         }
         return out;

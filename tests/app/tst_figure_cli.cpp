@@ -23,6 +23,9 @@ struct CliResult {
 
 const QString kModel = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json");
 const QString kHloModule = QStringLiteral(ELK_SHARED_DIR "/corpus/stablehlo/hespas/jax_example.mlir");
+/// A tiny valid module of our own, so that the bad-option rows reach the option they test in a clone
+/// without ../shared (written by initTestCase).
+QString g_tinyHloModule;
 
 /// The file is a valid PDF, SVG or PNG (a column figure) of some size; else a message.
 QString checkFigure(const QString& path, const QString& suffix)
@@ -93,6 +96,13 @@ void TestFigureCli::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QVERIFY2(!qEnvironmentVariable("ELK_CLI").isEmpty(), "ELK_CLI must name the elk binary (set by ctest)");
+    g_tinyHloModule = m_dir.filePath(QStringLiteral("tiny.mlir"));
+    QFile tiny(g_tinyHloModule);
+    QVERIFY(tiny.open(QIODevice::WriteOnly));
+    tiny.write("func.func @main(%arg0: tensor<64x64xf32>) -> tensor<64x64xf32> {\n"
+               "  %0 = stablehlo.dot_general %arg0, %arg0, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>\n"
+               "  return %0 : tensor<64x64xf32>\n"
+               "}\n");
 }
 
 void TestFigureCli::rendersEveryKind_data()
@@ -239,11 +249,11 @@ void TestFigureCli::badInput_data()
     QTest::addRow("unknown op") << QStringList { u"figure"_s, u"pareto"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
         u"--batch"_s, u"4"_s, u"--out"_s, u"x.png"_s, u"--op"_s, u"no_such_op"_s } << u"no_such_op"_s;
     QTest::addRow("hlo without --hlo") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--out"_s, u"x.png"_s } << u"--hlo"_s;
-    QTest::addRow("hlo with a MODEL") << QStringList { u"figure"_s, u"hlo-roofline"_s, kModel, u"--hlo"_s, kHloModule,
+    QTest::addRow("hlo with a MODEL") << QStringList { u"figure"_s, u"hlo-roofline"_s, kModel, u"--hlo"_s, g_tinyHloModule,
         u"--out"_s, u"x.png"_s } << u"not a MODEL"_s;
-    QTest::addRow("hlo unknown system") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, kHloModule,
+    QTest::addRow("hlo unknown system") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, g_tinyHloModule,
         u"--system"_s, u"no-such-system"_s, u"--out"_s, u"x.png"_s } << u"no-such-system"_s;
-    QTest::addRow("hlo bad split") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, kHloModule,
+    QTest::addRow("hlo bad split") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, g_tinyHloModule,
         u"--split"_s, u"random"_s, u"--out"_s, u"x.png"_s } << u"--split"_s;
     QTest::addRow("hlo missing module") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, u"nowhere.mlir"_s,
         u"--out"_s, u"x.png"_s } << u"nowhere.mlir"_s;
