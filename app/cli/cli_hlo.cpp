@@ -57,6 +57,10 @@ namespace {
             io.err << command << ": warning: " << qs(warning) << "\n";
         for (const hlo::ReadError& error : read.errors)
             io.err << qs(hlo::toString(error)) << "\n";
+        if (read.onlyComments) { // valid, and nothing in it
+            io.out << path << ": ok, 0 modules (only comments)\n";
+            return int(ExitCode::Ok);
+        }
         if (!read.ok())
             return int(ExitCode::BadInput);
         std::int64_t ops = 0;

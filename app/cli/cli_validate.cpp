@@ -107,7 +107,9 @@ int runValidate(const QStringList& args, Io io)
             entry = parsed.emplace(path, hlo::readHloFile(path)).first;
         if (entry->second.modules.empty())
             return { std::nullopt,
-                entry->second.errors.empty() ? path + ": no module" : hlo::toString(entry->second.errors.front()) };
+                entry->second.onlyComments  ? path + ": holds only comments: no module"
+                    : entry->second.errors.empty() ? path + ": no module"
+                                                   : hlo::toString(entry->second.errors.front()) };
         hlo::HloRunOptions options;
         options.system = row.system;
         options.estimators = estimators;

@@ -99,6 +99,8 @@ namespace {
                 set.readErrors << QString::fromStdString(elk::hlo::toString(error));
             if (parts > 0)
                 set.readErrors << QObject::tr("%1: part %2 not found (%3 parsed)").arg(request.path).arg(part).arg(parts);
+            else if (read.onlyComments)
+                set.readErrors << QObject::tr("%1: holds only comments: no module or function to cost").arg(request.path);
             else if (set.readErrors.isEmpty())
                 set.readErrors << QObject::tr("%1: expected a module or a function, found none").arg(request.path);
             return set;

@@ -149,6 +149,11 @@ private:
     bool parseBracketSpec(Op& op, PrettyState& state);
     bool parseSignature(Signature& signature);
     bool startsStatement();
+    /// A generic-form `"func.func"` op (sym_name, function_type, one region) as a Function.
+    bool functionFromGenericOp(Op& op);
+    /// At a '%' name: whether it begins a result definition (`%0 =`, `%0:2 =`, `%a, %b =`) rather than
+    /// operands of the op before it continued on the next line.
+    bool percentStartsDefinition();
     bool braceStartsDictionary();
     bool finishPrettyOp(Op& op, PrettyState& state, const Signature& signature, std::size_t resultCount);
     bool parseReducerSuffix(Op& op);

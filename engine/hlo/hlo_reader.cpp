@@ -261,9 +261,8 @@ ReadResult readHloText(std::string_view text, std::string sourceName, const Read
             break;
         case detail::Parser::PartResult::Empty:
             if (parts.size() == 1) {
-                const mlir::Token end = mlir::Lexer(text, part.begin, part.end, part.line, part.begin).next();
-                result.errors.push_back(ReadError{sourceName, SourceLocation{end.line, end.column},
-                    "expected 'module' or 'func.func', found end of file"});
+                result.onlyComments = true;
+                result.warnings.push_back(sourceName + ": holds only comments: no module or function");
             }
             break;
         }

@@ -35,6 +35,9 @@ struct ReadResult {
     std::vector<Module> modules;
     std::vector<ReadError> errors; ///< first error of each failed part
     std::vector<std::string> warnings; ///< "file:line:column: message"
+    /// The text holds nothing but comments and white space (a valid file with no module, e.g. a test
+    /// file of RUN lines): no error, no module, and a warning that says so.
+    bool onlyComments = false;
     bool ok() const { return errors.empty() && !modules.empty(); }
 };
 

@@ -40,9 +40,16 @@ Attribute integerArray(const std::vector<std::int64_t>& values)
 bool Parser::parseConstantBody(Op& op)
 {
     if (is(TokenKind::LParen) && peek().kind == TokenKind::RParen) {
-        // `stablehlo.constant() {value = ...} : () -> T`: the generic form under a pretty name.
+        // `stablehlo.constant() {value = ...} : () -> T`: the generic form under a pretty name, with
+        // the value as a property (`<{value = ...}>`) or an attribute.
         advance();
         advance();
+        if (consume(TokenKind::Less)) {
+            if (!is(TokenKind::LBrace))
+                return failExpected("'{' to open the properties");
+            if (!parseDictionary(op.attributes) || !expect(TokenKind::Greater, "'>' to close the properties"))
+                return false;
+        }
         if (is(TokenKind::LBrace) && !parseDictionary(op.attributes))
             return false;
         if (!expect(TokenKind::Colon, "':' and the type of the constant") || !expect(TokenKind::LParen, "'('")

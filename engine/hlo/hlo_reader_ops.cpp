@@ -165,6 +165,9 @@ bool Parser::parsePrettyOp(Op& op, std::size_t resultCount)
     Signature signature;
     if (consume(TokenKind::Colon) && !parseSignature(signature))
         return false;
+    // Some printers put the attribute dictionary after the type: `... : tensor<4xf32> {attr = ...}`.
+    if (is(TokenKind::LBrace) && !m_tok.newLine && braceStartsDictionary() && !parseDictionary(op.attributes))
+        return false;
     if (isId("attributes") && peek().kind == TokenKind::LBrace) { // stablehlo.while ... : types attributes {...}
         advance();
         if (!parseDictionary(op.attributes))
@@ -189,6 +192,7 @@ bool Parser::startsStatement()
 {
     switch (m_tok.kind) {
     case TokenKind::PercentId:
+        return percentStartsDefinition();
     case TokenKind::String:
     case TokenKind::CaretId:
     case TokenKind::RBrace:
@@ -200,6 +204,30 @@ bool Parser::startsStatement()
     default:
         return false;
     }
+}
+
+bool Parser::percentStartsDefinition()
+{
+    dropPeek();
+    const mlir::Lexer::State saved = m_lexer.state();
+    bool definition = false;
+    // m_tok is the first '%' name; walk `(%name (: count)?) (, ...)*` and look for '='.
+    for (int names = 0; names < 4096; ++names) {
+        Token next = m_lexer.next();
+        if (next.kind == TokenKind::Colon) {
+            if (m_lexer.next().kind != TokenKind::Integer)
+                break; // `%x : type`: an operand with its type
+            next = m_lexer.next();
+        }
+        if (next.kind == TokenKind::Equal) {
+            definition = true;
+            break;
+        }
+        if (next.kind != TokenKind::Comma || m_lexer.next().kind != TokenKind::PercentId)
+            break;
+    }
+    m_lexer.restore(saved);
+    return definition;
 }
 
 bool Parser::braceStartsDictionary()

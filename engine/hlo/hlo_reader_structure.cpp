@@ -94,7 +94,12 @@ bool Parser::parseBody(bool topLevel)
         Block scratch;
         if (!parseOperation(scratch))
             return false;
-        const Op& op = scratch.ops.back();
+        Op& op = scratch.ops.back();
+        if (op.name == "func.func") { // generic form: "func.func"() <{sym_name = "f", function_type = ...}> ({...})
+            if (!functionFromGenericOp(op))
+                return false;
+            continue;
+        }
         if (op.name == "sdy.mesh") { // generic form: "sdy.mesh"() <{mesh = #sdy.mesh<...>, sym_name = "m"}>
             Mesh mesh;
             const Attribute* name = op.attribute("sym_name");
@@ -207,6 +212,39 @@ bool Parser::parseFunction()
         for (std::size_t i = 0; i < arguments.size(); ++i)
             function.arguments.push_back(newValue("%arg" + std::to_string(i), arguments[i].type));
     }
+    m_module.functions.push_back(std::move(function));
+    return true;
+}
+
+bool Parser::functionFromGenericOp(Op& op)
+{
+    const Attribute* name = op.attribute("sym_name");
+    if (!name || name->kind != Attribute::Kind::String)
+        return fail(op.location.line, op.location.column, "generic 'func.func' without a string 'sym_name'");
+    Function function;
+    function.location = op.location;
+    function.name = name->text;
+    if (const Attribute* visibility = op.attribute("sym_visibility"); visibility && visibility->kind == Attribute::Kind::String)
+        function.visibility = visibility->text;
+    for (const auto& [key, value] : op.attributes) {
+        if (key != "sym_name" && key != "sym_visibility" && key != "function_type")
+            function.attributes.emplace_back(key, value);
+    }
+    if (!op.regions.empty() && !op.regions.front().blocks.empty()) {
+        function.body = std::move(op.regions.front());
+        const Block& entry = function.body.blocks.front();
+        function.arguments = entry.arguments;
+        function.argumentTypes = entry.argumentTypes;
+        // The results are what the body returns.
+        for (const Block& block : function.body.blocks) {
+            if (!block.ops.empty() && (block.ops.back().name == "func.return" || block.ops.back().name == "return")) {
+                function.resultTypes = block.ops.back().operandTypes;
+                break;
+            }
+        }
+    }
+    function.argumentAttributes.resize(function.arguments.size());
+    function.resultAttributes.resize(function.resultTypes.size());
     m_module.functions.push_back(std::move(function));
     return true;
 }

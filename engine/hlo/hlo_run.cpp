@@ -359,6 +359,8 @@ HloRunResult runHloFile(const std::string& path, const HloRunOptions& options, s
         if (parsed > 0)
             result.errors.push_back(path + ": part " + std::to_string(options.partIndex) + " not found (" + std::to_string(parsed)
                 + " part" + (parsed == 1 ? "" : "s") + " parsed)");
+        else if (read.onlyComments)
+            result.errors.push_back(path + ": holds only comments: no module or function to cost");
         else if (result.errors.empty())
             result.errors.push_back(path + ": expected a module or a function, found none");
         result.status = RunStatus::Failed;
