@@ -13,6 +13,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
+#include "engine/run/model_load.h"
 #include "engine/import/einstein_importer.h"
 #include "engine/import/onnx_importer.h"
 #include "engine/import/transformer_builder.h"
@@ -62,10 +63,14 @@ namespace {
         return options;
     }
 
-    QString stepText(const Shape& shape)
+    /// The step in words; a decode-phase model without KV-cache inputs (a CNN, an encoder) is one
+    /// inference pass, not a decode step.
+    QString stepText(const Shape& shape, const model::Graph& graph)
     {
         const import::DimBindings dims = bindingsFor(shape);
         const auto phase = shape.phase.value_or(import::ModelPhase::Decode);
+        if (phase == import::ModelPhase::Decode && !run::hasKvCache(graph))
+            return u"one inference pass, batch %1"_s.arg(*dims.batch);
         QString text = u"%1, batch %2"_s.arg(QString::fromLatin1(import::toString(phase))).arg(*dims.batch);
         if (phase == import::ModelPhase::Decode)
             return text + u", 1 new token over a KV cache of %1"_s.arg(*dims.kvLen);
@@ -115,7 +120,7 @@ namespace {
             return std::nullopt;
         LoadedModel loaded { std::move(*graph), {}, import::parameterCount(config) };
         const QString title = QString::fromStdString(config.title);
-        loaded.source = u"bundled %1, %2"_s.arg(title, stepText(shape));
+        loaded.source = u"bundled %1, %2"_s.arg(title, stepText(shape, loaded.graph));
         if (config.arch == import::ModelArch::Dit && config.patchSize > 0) {
             const std::int64_t side = config.inputSize / config.patchSize; // tokens are fixed: one per patch
             loaded.source = u"bundled %1, %2, batch %3, %4 patch tokens"_s
@@ -133,7 +138,8 @@ namespace {
             = importedGraph(import::importOnnxFile(path.toStdString(), optionsFor(shape)), path, io);
         if (!graph)
             return std::nullopt;
-        return LoadedModel { std::move(*graph), u"%1, %2"_s.arg(path, stepText(shape)), std::nullopt };
+        const QString step = stepText(shape, *graph);
+        return LoadedModel { std::move(*graph), u"%1, %2"_s.arg(path, step), std::nullopt };
     }
 
     std::optional<LoadedModel> loadEinsteinFile(const QString& path, const Shape& shape, const QString& command, Io io)
@@ -147,7 +153,8 @@ namespace {
             import::importEinsteinFile(path.toStdString(), optionsFor(shape)), path, io);
         if (!graph)
             return std::nullopt;
-        return LoadedModel { std::move(*graph), u"%1, einstein_v2, %2"_s.arg(path, stepText(shape)), std::nullopt };
+        const QString step = stepText(shape, *graph);
+        return LoadedModel { std::move(*graph), u"%1, einstein_v2, %2"_s.arg(path, step), std::nullopt };
     }
 
     std::optional<LoadedModel> loadElkGraphFile(const QString& path, const Shape& shape, const QString& command, Io io)

@@ -28,26 +28,15 @@ namespace {
         return options;
     }
 
-    std::string stepText(const ModelStep& step)
-    {
-        std::string text = std::string(toString(step.phase)) + ", batch " + std::to_string(step.batch);
-        if (step.phase == Phase::Decode)
-            return text + ", " + std::to_string(step.seqLen) + " new token(s) over a KV cache of "
-                + std::to_string(step.kvLen);
-        text += ", " + std::to_string(step.seqLen) + " tokens";
-        if (step.kvLen > 0)
-            text += " after " + std::to_string(step.kvLen) + " cached";
-        return text;
-    }
-
-    /// Moves a finished import into `out`, or its errors.
+    /// Moves a finished import into `out`, or its errors; the description is `prefix` and the step.
     void takeImport(import::ImportResult&& imported, const std::string& file, ModelLoadResult& out,
-        std::string description, std::optional<std::int64_t> declaredParams = std::nullopt)
+        const std::string& prefix, const ModelStep& step, std::optional<std::int64_t> declaredParams = std::nullopt)
     {
         for (const import::ImportIssue& issue : imported.errors)
             out.errors.push_back(import::toString(file, issue));
         if (!imported.ok())
             return;
+        std::string description = prefix + describeStep(step, hasKvCache(imported.graph));
         LoadedModel loaded { std::move(imported.graph), std::move(description), declaredParams, {} };
         for (const import::ImportIssue& issue : imported.warnings)
             loaded.warnings.push_back(import::toString(file, issue));
@@ -55,6 +44,28 @@ namespace {
     }
 
 } // namespace
+
+bool hasKvCache(const model::Graph& graph)
+{
+    for (const model::Tensor& tensor : graph.tensors()) {
+        if (tensor.role == model::TensorRole::KvCache)
+            return true;
+    }
+    return false;
+}
+
+std::string describeStep(const ModelStep& step, bool kvCache)
+{
+    if (step.phase == Phase::Decode && !kvCache)
+        return "one inference pass, batch " + std::to_string(step.batch);
+    std::string text = std::string(toString(step.phase)) + ", batch " + std::to_string(step.batch);
+    if (step.phase == Phase::Decode)
+        return text + ", " + std::to_string(step.seqLen) + " new token(s) over a KV cache of " + std::to_string(step.kvLen);
+    text += ", " + std::to_string(step.seqLen) + " tokens";
+    if (step.kvLen > 0)
+        text += " after " + std::to_string(step.kvLen) + " cached";
+    return text;
+}
 
 std::optional<std::string> bundledModelName(std::string_view pathOrName)
 {
@@ -94,7 +105,7 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
             }
             const std::string bytes = import::buildTransformerOnnx(config, phase);
             takeImport(import::importOnnxBytes(bytes, config.name, optionsFor(step)), *name + " (bundled)", result,
-                "bundled " + config.title + ", " + stepText(step), import::parameterCount(config));
+                "bundled " + config.title + ", ", step, import::parameterCount(config));
         } else {
             std::string names;
             for (const std::string& bundled : import::bundledModelNames())
@@ -112,8 +123,7 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
         if (parsed.ok())
             result.model = LoadedModel { std::move(parsed.graph), pathOrName + " (fixed shapes)", std::nullopt, {} };
     } else if (endsWith(pathOrName, ".onnx")) {
-        takeImport(import::importOnnxFile(pathOrName, optionsFor(step)), pathOrName, result,
-            pathOrName + ", " + stepText(step));
+        takeImport(import::importOnnxFile(pathOrName, optionsFor(step)), pathOrName, result, pathOrName + ", ", step);
     } else if (endsWith(pathOrName, ".json")) {
         if (step.phase == Phase::Train) {
             result.errors.push_back(
@@ -121,7 +131,7 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
             return result;
         }
         takeImport(import::importEinsteinFile(pathOrName, optionsFor(step)), pathOrName, result,
-            pathOrName + ", einstein_v2, " + stepText(step));
+            pathOrName + ", einstein_v2, ", step);
     } else {
         result.errors.push_back(
             pathOrName + ": unknown model format; expected .onnx, .elk.json, an einstein_v2 .json, or a bundled model name");

@@ -30,6 +30,13 @@ struct ModelStep {
     std::int64_t kvLen = 0; ///< cached tokens per sequence (0: none)
 };
 
+/// What one step of a model is, in words: "decode, batch 32, 1 new token(s) over a KV cache of 2048"
+/// for a model with KV-cache inputs; a decode-phase model without any (a CNN, an encoder) is "one
+/// inference pass, batch 1" — the LLM wording only where a KV cache exists.
+std::string describeStep(const ModelStep& step, bool hasKvCache);
+/// Whether any tensor of the graph has the KV-cache role.
+bool hasKvCache(const model::Graph& graph);
+
 struct LoadedModel {
     model::Graph graph; ///< validated
     std::string description; ///< "bundled Llama-2-13B, decode, batch 32, ..." or the path and step

@@ -304,6 +304,11 @@ private slots:
         QTest::addRow("inspect: llama2-13b KV") << llama13 << 0 << u"KV bytes: 53,7"_s;
         QTest::addRow("inspect: llama2-13b decode over the KV cache")
             << llama13 << 0 << u"decode, batch 32, 1 new token over a KV cache of 2048"_s;
+        // A model without KV-cache inputs (a convolution from Debian's libonnx-testdata) is one
+        // inference pass, not a decode step over a KV cache.
+        QTest::addRow("inspect: a CNN is one inference pass")
+            << inspect + QStringList { u"/usr/share/libonnx-testdata/data/node/test_conv_with_autopad_same/model.onnx"_s }
+            << 0 << u"model.onnx, one inference pass, batch 1)"_s;
         QTest::addRow("inspect: --kv overrides --seq in decode")
             << llama13 + QStringList { u"--kv"_s, u"4096"_s } << 0 << u"over a KV cache of 4096"_s;
         QTest::addRow("inspect: bundled ONNX file")

@@ -220,7 +220,7 @@ private slots:
         const QString onnx = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-decode.onnx");
         QTest::addRow("ONNX file") << onnx << onnx << QStringLiteral("llama2-13b-decode.onnx, decode, batch 2") << 40;
         const QString einstein = QStringLiteral(ELK_TEST_DATA_DIR "/einstein/matmul_chain.json");
-        QTest::addRow("einstein_v2 JSON") << einstein << einstein << QStringLiteral("einstein_v2, decode, batch 2") << -1;
+        QTest::addRow("einstein_v2 JSON") << einstein << einstein << QStringLiteral("einstein_v2, one inference pass, batch 2") << -1; // a matmul chain: no KV cache
     }
     void loadsEveryFormatThroughTheEngine()
     {
