@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk inspect MODEL [--batch B] [--seq S] [--kv K] [--phase decode|prefill|train] [--json]
+#include <map>
 #include <algorithm>
 #include <iterator>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include "app/cli/cli_run_request.h"
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
 #include "engine/run/model_load.h"
@@ -36,7 +38,9 @@ namespace {
         std::optional<std::int64_t> seq;
         std::optional<std::int64_t> kv;
         std::optional<import::ModelPhase> phase;
-        bool any() const { return batch || seq || kv || phase; }
+        std::map<std::string, std::int64_t> dims; ///< --dim
+        std::map<std::string, std::vector<std::int64_t>> inputShapes; ///< --input-shape
+        bool any() const { return batch || seq || kv || phase || !dims.empty() || !inputShapes.empty(); }
     };
 
     /// Symbolic-dim values for one step. Decode generates one token per sequence over a cache of
@@ -53,6 +57,8 @@ namespace {
             dims.seqLen = shape.seq.value_or(kDefaultTokens);
             dims.kvLen = shape.kv; // prefill after a cached prefix, when a file has such a dim
         }
+        dims.named = shape.dims;
+        dims.inputShapes = shape.inputShapes;
         return dims;
     }
 
@@ -161,7 +167,7 @@ namespace {
     {
         if (shape.any()) {
             io.err << command << ": " << path
-                   << ": --batch, --seq, --kv and --phase do not apply to an elk.graph file (its shapes are fixed)\n";
+                   << ": --batch, --seq, --kv, --phase, --dim and --input-shape do not apply to an elk.graph file (its shapes are fixed)\n";
             return std::nullopt;
         }
         model::GraphParseResult parsed = model::loadGraphFile(path.toStdString());
@@ -338,7 +344,12 @@ int runInspect(const QStringList& args, Io io)
         "sequence dims."_s,
         u"PHASE"_s);
     const QCommandLineOption json(u"json"_s, u"Print the numbers as one JSON object."_s);
-    parser.addOptions({ batch, seq, kv, phase, json });
+    const QCommandLineOption dim(u"dim"_s,
+        u"Bind a free dim of the model file by name (e.g. p2o.DynamicDimension.0=1). Repeatable."_s, u"NAME=SIZE"_s);
+    const QCommandLineOption inputShape(u"input-shape"_s,
+        u"Give a graph input's whole shape, also where its dims have no name (e.g. x=1,3,640,640). Repeatable."_s,
+        u"INPUT=d0,d1,..."_s);
+    parser.addOptions({ batch, seq, kv, phase, json, dim, inputShape });
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -366,6 +377,8 @@ int runInspect(const QStringList& args, Io io)
     shape.batch = readCount(batch, 1, run::kMaxBatch);
     shape.seq = readCount(seq, 1, run::kMaxTokens);
     shape.kv = readCount(kv, 1, run::kMaxTokens);
+    shape.dims = parseDimOptions(parser.values(dim), problems);
+    shape.inputShapes = parseInputShapeOptions(parser.values(inputShape), problems);
     if (parser.isSet(phase)) {
         shape.phase = import::modelPhaseFromString(parser.value(phase).toStdString());
         if (!shape.phase)

@@ -88,6 +88,44 @@ namespace {
 
 } // namespace
 
+std::map<std::string, std::int64_t> parseDimOptions(const QStringList& values, QStringList& problems)
+{
+    std::map<std::string, std::int64_t> dims;
+    for (const QString& value : values) {
+        const qsizetype equals = value.lastIndexOf(u'=');
+        bool ok = false;
+        const qlonglong size = equals > 0 ? value.mid(equals + 1).toLongLong(&ok) : 0;
+        if (!ok || size < 1) {
+            problems << u"--dim: '%1' is not NAME=SIZE with a size >= 1 (e.g. --dim batch_size=1)"_s.arg(value);
+            continue;
+        }
+        dims[value.left(equals).toStdString()] = size;
+    }
+    return dims;
+}
+
+std::map<std::string, std::vector<std::int64_t>> parseInputShapeOptions(const QStringList& values, QStringList& problems)
+{
+    std::map<std::string, std::vector<std::int64_t>> shapes;
+    for (const QString& value : values) {
+        const qsizetype equals = value.lastIndexOf(u'=');
+        std::vector<std::int64_t> shape;
+        bool ok = equals > 0;
+        for (const QString& part : ok ? value.mid(equals + 1).split(u',') : QStringList {}) {
+            bool number = false;
+            const qlonglong size = part.trimmed().toLongLong(&number);
+            ok = ok && number && size >= 1;
+            shape.push_back(size);
+        }
+        if (!ok || shape.empty()) {
+            problems << u"--input-shape: '%1' is not INPUT=d0,d1,... with sizes >= 1 (e.g. --input-shape x=1,3,640,640)"_s.arg(value);
+            continue;
+        }
+        shapes[value.left(equals).toStdString()] = std::move(shape);
+    }
+    return shapes;
+}
+
 RunRequestOptions::RunRequestOptions(SeqMeaning seqMeaning)
     : m_seqMeaning(seqMeaning)
     , m_chip(u"chip"_s, u"Built-in preset name, or a chip JSON file."_s, u"PRESET|FILE"_s)
@@ -113,13 +151,18 @@ RunRequestOptions::RunRequestOptions(SeqMeaning seqMeaning)
           u"κ: preload ingress per core in GB/s (default: the chip's link bandwidth)."_s, u"KAPPA"_s)
     , m_delayCompute(u"delay-compute"_s, u"on (default) or off."_s, u"on|off"_s)
     , m_seed(u"seed"_s, u"Seed of randomised choices (default 0)."_s, u"N"_s)
+    , m_dim(u"dim"_s, u"Bind a free dim of the model file by name (e.g. p2o.DynamicDimension.0=1). Repeatable."_s,
+          u"NAME=SIZE"_s)
+    , m_inputShape(u"input-shape"_s,
+          u"Give a graph input's whole shape, also where its dims have no name (e.g. x=1,3,640,640). Repeatable."_s,
+          u"INPUT=d0,d1,..."_s)
 {
 }
 
 void RunRequestOptions::addTo(QCommandLineParser& parser) const
 {
     parser.addOptions({ m_chip, m_set, m_batch, m_seq, m_kv, m_phase, m_design, m_threshold, m_ingress,
-        m_delayCompute, m_seed });
+        m_delayCompute, m_seed, m_dim, m_inputShape });
 }
 
 run::RunRequest RunRequestOptions::read(const QCommandLineParser& parser, QStringList& problems) const
@@ -144,6 +187,8 @@ run::RunRequest RunRequestOptions::read(const QCommandLineParser& parser, QStrin
     request.delayCompute = reader.onOff(m_delayCompute);
     request.seed = reader.unsignedInteger(m_seed);
     problems << reader.problems();
+    request.dims = parseDimOptions(parser.values(m_dim), problems);
+    request.inputShapes = parseInputShapeOptions(parser.values(m_inputShape), problems);
     if (parser.isSet(m_phase)) {
         if (const auto parsedPhase = run::phaseFromString(parser.value(m_phase).toStdString()))
             request.phase = *parsedPhase;

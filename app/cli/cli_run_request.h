@@ -3,7 +3,10 @@
 // The options that build a run::RunRequest, shared by `elk runspec resolve` and `elk run`.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <QCommandLineOption>
 #include <QStringList>
@@ -17,6 +20,12 @@ namespace elk::app::cli {
 /// How --seq binds: `runspec resolve` takes it as new tokens per sequence; `run` (like `inspect`)
 /// takes it as the context length, so a decode step runs one token over a KV cache of --seq tokens.
 enum class SeqMeaning { NewTokens, Context };
+
+/// --dim NAME=VALUE values (repeatable): free dims of a model file bound by name. Bad values are
+/// appended to `problems` as "--dim: 'x' is not NAME=SIZE".
+std::map<std::string, std::int64_t> parseDimOptions(const QStringList& values, QStringList& problems);
+/// --input-shape INPUT=d0,d1,... values (repeatable): whole shapes of graph inputs, for unnamed dims too.
+std::map<std::string, std::vector<std::int64_t>> parseInputShapeOptions(const QStringList& values, QStringList& problems);
 
 class RunRequestOptions {
 public:
@@ -44,6 +53,8 @@ private:
     QCommandLineOption m_ingress;
     QCommandLineOption m_delayCompute;
     QCommandLineOption m_seed;
+    QCommandLineOption m_dim;
+    QCommandLineOption m_inputShape;
 };
 
 } // namespace elk::app::cli

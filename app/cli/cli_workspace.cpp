@@ -86,9 +86,10 @@ int runWorkspace(const QStringList& args, Io io)
     const bool decode = request.phase == run::Phase::Decode;
     // Without a valid spec the model is still read, with resolveRunSpec's defaults, to report its problems too.
     const run::ModelStep step = resolved.ok()
-        ? run::ModelStep { resolved.spec.phase, resolved.spec.batch, resolved.spec.seqLen, resolved.spec.kvLen }
+        ? run::ModelStep { resolved.spec.phase, resolved.spec.batch, resolved.spec.seqLen, resolved.spec.kvLen,
+              resolved.spec.dims, resolved.spec.inputShapes }
         : run::ModelStep { request.phase, request.batch.value_or(1), request.seqLen.value_or(decode ? 1 : 2048),
-              request.kvLen.value_or(decode ? 2048 : 0) };
+              request.kvLen.value_or(decode ? 2048 : 0), {}, {} };
     const run::ModelLoadResult loaded = run::loadModel(workspace.workspace.modelPath, step);
     for (const std::string& error : loaded.errors)
         io.err << QString::fromStdString(error) << "\n";

@@ -101,7 +101,7 @@ std::shared_ptr<const ModelSnapshot> loadOrThrow(const QString& pathOrName, cons
 
     // Every other format goes through the engine's loader, bound to the run's phase and sizes.
     const bool train = run.phase == elk::run::Phase::Train;
-    const elk::run::ModelStep step { run.phase, run.batch, run.seqLen, train ? 0 : run.kvLen };
+    const elk::run::ModelStep step { run.phase, run.batch, run.seqLen, train ? 0 : run.kvLen, {}, {} };
     elk::run::ModelLoadResult loaded = elk::run::loadModel(requested, step);
     if (!loaded.ok()) {
         QStringList lines;

@@ -23,6 +23,9 @@ struct DimBindings {
     std::optional<std::int64_t> seqLen;
     std::optional<std::int64_t> kvLen;
     std::map<std::string, std::int64_t> named;
+    /// Whole shapes of graph inputs by input name (`--input-shape x=1,3,640,640`): they bind every
+    /// dim of that input, named or unnamed; a dim the file fixes must agree.
+    std::map<std::string, std::vector<std::int64_t>> inputShapes;
 };
 
 struct ImportOptions {

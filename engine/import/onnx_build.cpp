@@ -190,23 +190,57 @@ namespace {
         v.hasShape = true;
         bool kvDim = false;
         const int rank = tensor.shape().dim_size();
+        const auto& shapes = ctx.options.dims.inputShapes;
+        const auto givenShape = shapes.find(info.name());
+        // The option that would bind this input's dims, for messages: its rank with '?' where the
+        // file does not say.
+        const auto shapeOption = [&] {
+            std::string text = "--input-shape " + info.name() + "=";
+            for (int i = 0; i < rank; ++i) {
+                const auto& dim = tensor.shape().dim(i);
+                text += (i ? "," : "") + (dim.has_dim_value() && dim.dim_value() > 0 ? std::to_string(dim.dim_value()) : std::string("?"));
+            }
+            return text;
+        };
+        if (givenShape != shapes.end() && int(givenShape->second.size()) != rank) {
+            ctx.error(location,
+                "has rank " + std::to_string(rank) + " but --input-shape gives " + std::to_string(givenShape->second.size())
+                    + " dims; expected " + shapeOption());
+            return false;
+        }
         for (int i = 0; i < rank; ++i) {
             const auto& dim = tensor.shape().dim(i);
-            if (dim.has_dim_value()) {
+            if (givenShape != shapes.end()) {
+                const std::int64_t given = givenShape->second[std::size_t(i)];
+                if (given <= 0) {
+                    ctx.error(location, "--input-shape gives dim " + std::to_string(i) + " as " + std::to_string(given)
+                            + "; sizes must be >= 1");
+                    return false;
+                }
+                if (dim.has_dim_value() && dim.dim_value() > 0 && dim.dim_value() != given) {
+                    ctx.error(location, "dim " + std::to_string(i) + " is " + std::to_string(dim.dim_value())
+                            + " in the file; --input-shape gives " + std::to_string(given));
+                    return false;
+                }
+                v.shape.push_back(given);
+                continue;
+            }
+            if (dim.has_dim_value() && dim.dim_value() > 0) {
                 v.shape.push_back(dim.dim_value());
                 continue;
             }
             if (!dim.has_dim_param() || dim.dim_param().empty()) {
                 ctx.error(location,
-                    "dim " + std::to_string(i) + " has neither a value nor a name; the model must give it a size");
+                    "dim " + std::to_string(i) + " has neither a size nor a name; give the input's shape with "
+                        + shapeOption());
                 return false;
             }
             bool isKv = false;
             const auto bound = lookupDim(ctx.options.dims, dim.dim_param(), isKv);
             if (!bound) {
                 ctx.error(location,
-                    "dim " + std::to_string(i) + " is symbolic ('" + dim.dim_param() + "') and not bound; "
-                        + bindableNames());
+                    "dim " + std::to_string(i) + " is symbolic ('" + dim.dim_param() + "') and not bound; bind it with --dim "
+                        + dim.dim_param() + "=N or " + shapeOption() + " (" + bindableNames() + ")");
                 return false;
             }
             if (*bound <= 0) {

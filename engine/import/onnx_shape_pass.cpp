@@ -10,14 +10,16 @@ namespace elk::import::onnx_detail {
 
 namespace {
 
-    // Concrete dims of a declared type (symbolic dims bound); nullopt when any dim is unknown.
+    // Concrete dims of a declared type (symbolic dims bound); nullopt when any dim is unknown. A dim
+    // of size 0 without a name is how some exporters write "unknown" (they never mean an empty tensor
+    // in a declared output), so it is unknown too.
     std::optional<std::vector<std::int64_t>> concreteDims(const Context& ctx, const onnx::TypeProto& type)
     {
         if (!type.has_tensor_type() || !type.tensor_type().has_shape())
             return std::nullopt;
         std::vector<std::int64_t> dims;
         for (const auto& dim : type.tensor_type().shape().dim()) {
-            if (dim.has_dim_value()) {
+            if (dim.has_dim_value() && (dim.dim_value() != 0 || dim.has_dim_param())) {
                 dims.push_back(dim.dim_value());
                 continue;
             }

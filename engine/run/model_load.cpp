@@ -25,6 +25,8 @@ namespace {
         options.dims.seqLen = step.seqLen;
         if (step.kvLen > 0)
             options.dims.kvLen = step.kvLen;
+        options.dims.named = step.dims;
+        options.dims.inputShapes = step.inputShapes;
         return options;
     }
 
@@ -148,7 +150,7 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
 
 ModelLoadResult loadRunModel(const RunSpec& spec)
 {
-    ModelStep step { spec.phase, spec.batch, spec.seqLen, spec.kvLen };
+    ModelStep step { spec.phase, spec.batch, spec.seqLen, spec.kvLen, spec.dims, spec.inputShapes };
     return loadModel(spec.model.path, step);
 }
 

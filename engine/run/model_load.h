@@ -7,6 +7,7 @@
 #include "engine/run/run_spec.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,8 @@ struct ModelStep {
     std::int64_t batch = 1;
     std::int64_t seqLen = 1; ///< new tokens per sequence
     std::int64_t kvLen = 0; ///< cached tokens per sequence (0: none)
+    std::map<std::string, std::int64_t> dims; ///< free dims bound by name
+    std::map<std::string, std::vector<std::int64_t>> inputShapes; ///< whole input shapes by input name
 };
 
 /// What one step of a model is, in words: "decode, batch 32, 1 new token(s) over a KV cache of 2048"

@@ -216,9 +216,17 @@ std::string partitionKey(const RunSpec& spec)
     chip.hbm = chip::HbmSpec {}; // HBM only changes how long preloads take, never the plans
     chip.interChip.linkBandwidthGBps = 0;
     chip.interChip.latencyCycles = 0;
-    const std::string text = std::string("elk.partition-key/1\n") + spec.model.sha256 + "\n" + toString(spec.phase) + "\n"
+    std::string text = std::string("elk.partition-key/1\n") + spec.model.sha256 + "\n" + toString(spec.phase) + "\n"
         + std::to_string(spec.batch) + "\n" + std::to_string(spec.seqLen) + "\n" + std::to_string(spec.kvLen) + "\n"
         + spec.engineVersion + "\n" + chip::chipSpecToJson(chip);
+    for (const auto& [name, size] : spec.dims)
+        text += "dim " + name + "=" + std::to_string(size) + "\n";
+    for (const auto& [name, shape] : spec.inputShapes) {
+        text += "input " + name + "=";
+        for (std::int64_t d : shape)
+            text += std::to_string(d) + ",";
+        text += "\n";
+    }
     return sha256Hex(text);
 }
 

@@ -212,6 +212,8 @@ RunSpecResult resolveRunSpec(const RunRequest& request)
     const bool decode = request.phase == Phase::Decode;
     spec.phase = request.phase;
     spec.batch = request.batch.value_or(1);
+    spec.dims = request.dims;
+    spec.inputShapes = request.inputShapes;
     spec.seqLen = request.seqLen.value_or(decode ? 1 : 2048);
     spec.kvLen = request.kvLen.value_or(decode ? 2048 : 0);
     spec.designs = request.designs.empty() ? knownDesigns() : request.designs;

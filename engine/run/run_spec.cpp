@@ -115,6 +115,19 @@ std::vector<FieldError> validateRunSpec(const RunSpec& spec)
 
     // Fields in the order of the canonical JSON, so messages come out in a predictable order.
     checkRange(errors, "/batch", spec.batch, 1, kMaxBatch, "a batch size");
+    for (const auto& [name, size] : spec.dims) {
+        if (name.empty())
+            errors.push_back({ "/dims", "a dim binding has an empty name" });
+        checkRange(errors, ("/dims/" + name).c_str(), size, 1, std::int64_t(1) << 40, "a dim size");
+    }
+    for (const auto& [name, shape] : spec.inputShapes) {
+        if (name.empty())
+            errors.push_back({ "/inputShapes", "an input shape has an empty input name" });
+        if (shape.empty())
+            errors.push_back({ "/inputShapes/" + name, "the shape has no dims" });
+        for (std::size_t d = 0; d < shape.size(); ++d)
+            checkRange(errors, ("/inputShapes/" + name + "/" + std::to_string(d)).c_str(), shape[d], 1, std::int64_t(1) << 40, "a dim size");
+    }
     for (const FieldError& error : chip::validateChipSpec(spec.chip))
         errors.push_back({ "/chip" + error.field, error.message });
 

@@ -5,6 +5,7 @@
 #include "engine/chip/chip_spec.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,6 +71,10 @@ struct RunSpec {
     std::int64_t seqLen = 1; ///< new tokens per sequence in this pass (prefill: prompt length)
     std::int64_t kvLen = 0; ///< tokens already in the KV cache per sequence (decode: ≥ 1; train: 0)
     Phase phase = Phase::Decode;
+    /// Free dims of the model file bound by name (`--dim NAME=VALUE`), and whole input shapes
+    /// (`--input-shape INPUT=d0,d1,...`, for unnamed dims too); part of the hash when given.
+    std::map<std::string, std::int64_t> dims;
+    std::map<std::string, std::vector<std::int64_t>> inputShapes;
     chip::ChipSpec chip;
     std::vector<std::string> designs; ///< from knownDesigns(), order kept, no duplicates
     RunOptions options;
@@ -114,6 +119,8 @@ struct RunRequest {
     std::optional<std::int64_t> batch; ///< default 1
     std::optional<std::int64_t> seqLen; ///< default: decode 1, prefill and train 2048
     std::optional<std::int64_t> kvLen; ///< default: decode 2048, prefill and train 0
+    std::map<std::string, std::int64_t> dims; ///< RunSpec::dims
+    std::map<std::string, std::vector<std::int64_t>> inputShapes; ///< RunSpec::inputShapes
     std::vector<std::string> designs; ///< empty: every known design
     std::optional<double> preloadNocThreshold; ///< default RunOptions{}
     std::optional<double> preloadIngressGBpsPerCore; ///< default: the chip's link bandwidth per core

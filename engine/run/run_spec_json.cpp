@@ -234,7 +234,11 @@ std::string runSpecToCanonicalJson(const RunSpec& spec)
     root["batch"] = spec.batch;
     root["chip"] = json::parse(chip::chipSpecToJson(spec.chip));
     root["designs"] = spec.designs;
+    if (!spec.dims.empty()) // absent when empty, so that specs without bindings keep their hashes
+        root["dims"] = spec.dims;
     root["engineVersion"] = spec.engineVersion;
+    if (!spec.inputShapes.empty())
+        root["inputShapes"] = spec.inputShapes;
     root["kvLen"] = spec.kvLen;
     root["model"] = { { "format", spec.model.format }, { "path", spec.model.path }, { "sha256", spec.model.sha256 } };
     root["options"] = { { "delayCompute", spec.options.delayCompute },
@@ -261,7 +265,8 @@ RunSpecParseResult runSpecFromJson(std::string_view jsonText)
 
     Reader reader(result.errors);
     if (!reader.object(root, "",
-            { "batch", "chip", "designs", "engineVersion", "kvLen", "model", "options", "phase", "schema", "seqLen" }))
+            { "batch", "chip", "designs", "dims", "engineVersion", "inputShapes", "kvLen", "model", "options", "phase",
+                "schema", "seqLen" }))
         return result;
 
     RunSpec& spec = result.spec;
@@ -286,6 +291,32 @@ RunSpecParseResult runSpecFromJson(std::string_view jsonText)
             reader.error("/phase", "unknown phase '" + phase + "'; expected one of decode, prefill, train");
     }
     reader.readInt(root, "", "seqLen", spec.seqLen);
+    if (const auto dims = root.find("dims"); dims != root.end()) {
+        if (!dims->is_object())
+            reader.error("/dims", "expected an object of dim name → size, got " + shortDump(*dims));
+        else
+            for (const auto& [name, value] : dims->items()) {
+                if (value.is_number_integer())
+                    spec.dims[name] = value.get<std::int64_t>();
+                else
+                    reader.error("/dims/" + name, "expected an integer size, got " + shortDump(value));
+            }
+    }
+    if (const auto shapes = root.find("inputShapes"); shapes != root.end()) {
+        if (!shapes->is_object())
+            reader.error("/inputShapes", "expected an object of input name → [d0, d1, ...], got " + shortDump(*shapes));
+        else
+            for (const auto& [name, value] : shapes->items()) {
+                std::vector<std::int64_t> shape;
+                bool ok = value.is_array();
+                for (const auto& d : value)
+                    ok = ok && d.is_number_integer() && (shape.push_back(d.get<std::int64_t>()), true);
+                if (ok)
+                    spec.inputShapes[name] = std::move(shape);
+                else
+                    reader.error("/inputShapes/" + name, "expected an array of integer sizes, got " + shortDump(value));
+            }
+    }
     return result;
 }
 

@@ -309,6 +309,11 @@ private slots:
         QTest::addRow("inspect: a CNN is one inference pass")
             << inspect + QStringList { u"/usr/share/libonnx-testdata/data/node/test_conv_with_autopad_same/model.onnx"_s }
             << 0 << u"model.onnx, one inference pass, batch 1)"_s;
+        QTest::addRow("inspect: --dim needs NAME=SIZE") << inspect + QStringList { u"llama2-13b"_s, u"--dim"_s, u"batch"_s }
+                                                       << 2 << u"--dim: 'batch' is not NAME=SIZE"_s;
+        QTest::addRow("inspect: --input-shape needs sizes")
+            << inspect + QStringList { u"llama2-13b"_s, u"--input-shape"_s, u"x=1,a"_s } << 2
+            << u"--input-shape: 'x=1,a' is not INPUT=d0,d1,..."_s;
         QTest::addRow("inspect: --kv overrides --seq in decode")
             << llama13 + QStringList { u"--kv"_s, u"4096"_s } << 0 << u"over a KV cache of 4096"_s;
         QTest::addRow("inspect: bundled ONNX file")

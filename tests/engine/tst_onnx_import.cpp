@@ -181,6 +181,47 @@ private slots:
         QVERIFY(e.message.find("past_sequence_length") != std::string::npos);
     }
 
+    void inputShapeBindsEveryDim()
+    {
+        // Exporters leave dims unnamed (dim_value 0, no dim_param) or name them arbitrarily
+        // (paddle2onnx: "p2o.DynamicDimension.0"): --input-shape gives the whole shape, --dim a name.
+        Model m = singleNode(17, { "MatMul", { "x", "w" }, { "y" } }, { tensor("x", { 0, "p2o.DynamicDimension.1" }) },
+            { tensor("y", { 0, 4 }) }, { weight("w", { 8, 4 }, kFloat) });
+        import::ImportOptions options;
+        options.dims.inputShapes = { { "x", { 5, 8 } } };
+        const Imported byShape = importModel(m, options);
+        QVERIFY2(byShape.result.ok(), errorsText(byShape.result).c_str());
+        QCOMPARE(byShape.result.graph.totalFlops(), std::int64_t(2 * 5 * 8 * 4));
+        // Unbound: the message names the option that would bind it.
+        const Imported unbound = importModel(m, {});
+        QCOMPARE(unbound.result.errors.size(), std::size_t(1));
+        const std::string& message = unbound.result.errors.front().message;
+        QVERIFY2(message.find("dim 0 has neither a size nor a name; give the input's shape with --input-shape x=?,?")
+                != std::string::npos, message.c_str());
+        Model named = singleNode(17, { "Relu", { "x" }, { "y" } }, { tensor("x", { 2, "p2o.DynamicDimension.1" }) },
+            { tensor("y", { 2, "p2o.DynamicDimension.1" }) });
+        const Imported namedUnbound = importModel(named, {});
+        QVERIFY2(namedUnbound.result.errors.front().message.find(
+                     "bind it with --dim p2o.DynamicDimension.1=N or --input-shape x=2,?") != std::string::npos,
+            namedUnbound.result.errors.front().message.c_str());
+        import::ImportOptions byName;
+        byName.dims.named = { { "p2o.DynamicDimension.1", 6 } };
+        QVERIFY(importModel(named, byName).result.ok());
+        // A shape of the wrong rank, or one that contradicts a size the file fixes, is refused.
+        import::ImportOptions wrongRank;
+        wrongRank.dims.inputShapes = { { "x", { 2, 6, 1 } } };
+        const Imported rank = importModel(named, wrongRank);
+        QVERIFY(!rank.result.ok());
+        QVERIFY2(rank.result.errors.front().message.find("has rank 2 but --input-shape gives 3 dims") != std::string::npos,
+            rank.result.errors.front().message.c_str());
+        import::ImportOptions contradicts;
+        contradicts.dims.inputShapes = { { "x", { 3, 6 } } };
+        const Imported fixed = importModel(named, contradicts);
+        QVERIFY(!fixed.result.ok());
+        QVERIFY2(fixed.result.errors.front().message.find("dim 0 is 2 in the file; --input-shape gives 3") != std::string::npos,
+            fixed.result.errors.front().message.c_str());
+    }
+
     // Opset 18 moved Reduce*'s axes to an input and added Split's num_outputs; ONNX 1.12 gets both
     // wrong without complaint, the own rules get them right.
     void ownShapeRules_data()
@@ -703,7 +744,9 @@ private slots:
         m = matmulChain();
         m.graph.inputs[0].dims = { 0, 16 };
         m.graph.outputs[0].dims = { 0, 8 };
-        add("zero dim", serialize(m), "node 'fc1' (MatMul, ai.onnx)", "tensor 'x' [0,16] has a zero-size dim");
+        // A size-0 dim without a name is how exporters write "unknown": it must be given.
+        add("zero dim", serialize(m), "input 'x'",
+            "dim 0 has neither a size nor a name; give the input's shape with --input-shape x=?,16");
         m = matmulChain();
         m.graph.nodes[1].inputs = { "y" };
         add("cyclic graph", serialize(m), "node 'act' (Relu, ai.onnx)",

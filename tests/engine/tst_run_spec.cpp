@@ -289,6 +289,32 @@ private slots:
         QCOMPARE(elk::run::runSpecHash(parsed.spec), elk::run::runSpecHash(spec));
     }
 
+    void dimBindingsAreInTheTextAndTheHash()
+    {
+        // --dim and --input-shape change what the model is, so they are part of the spec and its hash
+        // (and of the partition key); a spec without them keeps its old text.
+        RunSpec spec = meshSpec();
+        const std::string plain = elk::run::runSpecToCanonicalJson(spec);
+        QVERIFY(plain.find("\"dims\"") == std::string::npos && plain.find("\"inputShapes\"") == std::string::npos);
+        spec.dims = { { "p2o.DynamicDimension.0", 1 } };
+        spec.inputShapes = { { "x", { 1, 3, 640, 640 } } };
+        const std::string text = elk::run::runSpecToCanonicalJson(spec);
+        QVERIFY2(text.find("\"dims\":{\"p2o.DynamicDimension.0\":1}") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("\"inputShapes\":{\"x\":[1,3,640,640]}") != std::string::npos, text.c_str());
+        QVERIFY(elk::run::runSpecHash(spec) != elk::sha256Hex(plain));
+        const auto parsed = elk::run::runSpecFromJson(text);
+        QVERIFY2(parsed.ok(), errorsText(parsed.errors).c_str());
+        QVERIFY(parsed.spec == spec);
+        QVERIFY(elk::run::validateRunSpec(spec).empty());
+        spec.inputShapes["x"][2] = 0;
+        const auto errors = elk::run::validateRunSpec(spec);
+        QCOMPARE(errors.size(), std::size_t(1));
+        QCOMPARE(errors.front().field, std::string("/inputShapes/x/2"));
+        const auto bad = elk::run::runSpecFromJson(R"({"dims": {"n": "one"}})");
+        QVERIFY(!bad.ok());
+        QVERIFY2(errorsText(bad.errors).find("/dims/n") != std::string::npos, errorsText(bad.errors).c_str());
+    }
+
     void everyPresetRoundTrips_data()
     {
         QTest::addColumn<QString>("preset");
