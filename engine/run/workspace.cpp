@@ -227,7 +227,8 @@ namespace {
         if (version == 1)
             reader.rejectUnknownKeys(run, "/run", { "phase", "batch", "seqLen", "kvLen", "designs" });
         else
-            reader.rejectUnknownKeys(run, "/run", { "phase", "batch", "seqLen", "kvLen", "designs", "options" });
+            reader.rejectUnknownKeys(
+                run, "/run", { "phase", "batch", "seqLen", "kvLen", "designs", "options", "dims", "inputShapes" });
         if (const auto phase = reader.string(run, "/run", "phase", false)) {
             if (const auto parsed = phaseFromString(*phase))
                 request.phase = *parsed;
@@ -239,6 +240,30 @@ namespace {
         request.kvLen = reader.integer(run, "/run", "kvLen");
         if (const auto found = run.find("designs"); found != run.end())
             request.designs = reader.strings(*found, "/run/designs", "design names");
+        // Free dims of the model file: {"NAME": size} and {"INPUT": [d0, d1, ...]} (the CLI's --dim and
+        // --input-shape).
+        if (const auto found = run.find("dims"); version == 2 && found != run.end()) {
+            if (const Json* dims = reader.object(*found, "/run/dims", "an object of dim name → size"))
+                for (const auto& [name, value] : dims->items()) {
+                    if (value.is_number_integer())
+                        request.dims[name] = value.get<std::int64_t>();
+                    else
+                        reader.error("/run/dims/" + name, "expected an integer size, found " + typeName(value));
+                }
+        }
+        if (const auto found = run.find("inputShapes"); version == 2 && found != run.end()) {
+            if (const Json* shapes = reader.object(*found, "/run/inputShapes", "an object of input name → [d0, d1, ...]"))
+                for (const auto& [name, value] : shapes->items()) {
+                    std::vector<std::int64_t> shape;
+                    bool ok = value.is_array() && !value.empty();
+                    for (const auto& d : value)
+                        ok = ok && d.is_number_integer() && (shape.push_back(d.get<std::int64_t>()), true);
+                    if (ok)
+                        request.inputShapes[name] = std::move(shape);
+                    else
+                        reader.error("/run/inputShapes/" + name, "expected an array of integer sizes, found " + typeName(value));
+                }
+        }
         if (const auto found = run.find("options"); version == 2 && found != run.end()) {
             if (const Json* options = reader.object(*found, "/run/options", "an object")) {
                 const std::string at = "/run/options";
@@ -508,6 +533,10 @@ std::string workspaceToJson(const Workspace& workspace, const std::string& fileP
         run["kvLen"] = *request.kvLen;
     if (!request.designs.empty())
         run["designs"] = request.designs;
+    if (!request.dims.empty())
+        run["dims"] = request.dims;
+    if (!request.inputShapes.empty())
+        run["inputShapes"] = request.inputShapes;
     Json options = Json::object();
     if (request.preloadNocThreshold)
         options["preloadNocThreshold"] = *request.preloadNocThreshold;

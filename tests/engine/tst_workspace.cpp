@@ -51,6 +51,8 @@ elk::run::Workspace everyField()
     workspace.run.preloadIngressGBpsPerCore = 12.5;
     workspace.run.delayCompute = false;
     workspace.run.seed = 42;
+    workspace.run.dims = { { "p2o.DynamicDimension.0", 1 } };
+    workspace.run.inputShapes = { { "x", { 1, 3, 640, 640 } } };
     workspace.views.open = { "designs", "gantt" };
     workspace.views.current = "gantt";
     workspace.views.selectedDesign = "elk-full";
@@ -253,6 +255,8 @@ private slots:
         QCOMPARE(back.run.preloadIngressGBpsPerCore, original.run.preloadIngressGBpsPerCore);
         QCOMPARE(back.run.delayCompute, original.run.delayCompute);
         QCOMPARE(back.run.seed, original.run.seed);
+        QVERIFY(back.run.dims == original.run.dims);
+        QVERIFY(back.run.inputShapes == original.run.inputShapes);
         // Saving what was read gives the same text: saved workspaces diff cleanly.
         QCOMPARE(elk::run::workspaceToJson(back, savedAs.toStdString()), text);
     }
