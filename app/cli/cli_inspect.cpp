@@ -75,7 +75,7 @@ namespace {
     {
         const import::DimBindings dims = bindingsFor(shape);
         const auto phase = shape.phase.value_or(import::ModelPhase::Decode);
-        if (phase == import::ModelPhase::Decode && !run::hasKvCache(graph))
+        if (phase == import::ModelPhase::Decode && !run::hasKvCache(graph, dims.kvLen.value_or(0)))
             return u"one inference pass, batch %1"_s.arg(*dims.batch);
         QString text = u"%1, batch %2"_s.arg(QString::fromLatin1(import::toString(phase))).arg(*dims.batch);
         if (phase == import::ModelPhase::Decode)

@@ -38,7 +38,7 @@ namespace {
             out.errors.push_back(import::toString(file, issue));
         if (!imported.ok())
             return;
-        std::string description = prefix + describeStep(step, hasKvCache(imported.graph));
+        std::string description = prefix + describeStep(step, hasKvCache(imported.graph, step.kvLen));
         LoadedModel loaded { std::move(imported.graph), std::move(description), declaredParams, {} };
         for (const import::ImportIssue& issue : imported.warnings)
             loaded.warnings.push_back(import::toString(file, issue));
@@ -47,10 +47,28 @@ namespace {
 
 } // namespace
 
-bool hasKvCache(const model::Graph& graph)
+bool hasKvCache(const model::Graph& graph, std::int64_t kvLen)
 {
     for (const model::Tensor& tensor : graph.tensors()) {
         if (tensor.role == model::TensorRole::KvCache)
+            return true;
+    }
+    if (kvLen <= 1)
+        return false;
+    // An attention product: a matmul of two activations, one of them a graph input with an axis of
+    // the KV length (the cache read as a plain input).
+    for (model::OpId id = 0; id < model::OpId(graph.ops().size()); ++id) {
+        const model::Op& op = graph.op(id);
+        if (graph.exprOf(id).kind != model::OpKind::MatMul || op.tensors.size() != 3)
+            continue;
+        bool activations = true, cacheShaped = false;
+        for (std::size_t v = 1; v < op.tensors.size(); ++v) {
+            const model::Tensor& input = graph.tensor(op.tensors[v]);
+            activations = activations && input.role == model::TensorRole::Activation;
+            cacheShaped = cacheShaped
+                || (!input.producer && std::find(input.shape.begin(), input.shape.end(), kvLen) != input.shape.end());
+        }
+        if (activations && cacheShaped)
             return true;
     }
     return false;

@@ -37,8 +37,10 @@ struct ModelStep {
 /// for a model with KV-cache inputs; a decode-phase model without any (a CNN, an encoder) is "one
 /// inference pass, batch 1" — the LLM wording only where a KV cache exists.
 std::string describeStep(const ModelStep& step, bool hasKvCache);
-/// Whether any tensor of the graph has the KV-cache role.
-bool hasKvCache(const model::Graph& graph);
+/// Whether the step reads a KV cache: a tensor has the KV-cache role, or (`kvLen` > 1) a graph input
+/// has an axis of the KV length (formats without roles, e.g. an einstein_v2 attention op whose cache
+/// is a plain input).
+bool hasKvCache(const model::Graph& graph, std::int64_t kvLen = 0);
 
 struct LoadedModel {
     model::Graph graph; ///< validated
