@@ -199,36 +199,6 @@ double PlanEvaluator::shuffleCycles(const std::int32_t* temporal, const std::int
     return m_transfer.cyclesForBytes(double(m_operandBytes[0])) + 2 * sync + 4 * sync + gather + reduce;
 }
 
-double PlanEvaluator::commLowerBound(const std::int64_t* tile, const std::int32_t* temporal, const std::int64_t* replicas)
-{
-    const auto V = std::size_t(m_facts.operands);
-    const auto D = std::size_t(m_facts.dims);
-    std::int64_t iterations = 1;
-    for (std::size_t d = 0; d < D; ++d) {
-        std::int32_t largest = 1;
-        for (std::size_t v = 0; v < V; ++v)
-            largest = std::max(largest, temporal[d * V + v]);
-        m_largest[d] = largest;
-        iterations *= largest;
-        m_iterExtent[d] = ceilDiv(tile[d], largest);
-    }
-    double shift = 0;
-    if (iterations > 1) {
-        std::int64_t smallest = std::numeric_limits<std::int64_t>::max();
-        for (std::size_t v = 0; v < V; ++v) {
-            if (m_rotated[v])
-                smallest = std::min(smallest, m_operandBytes[v]);
-        }
-        const double shifts = double(iterations - 1);
-        shift = m_transfer.syncCycles * 2 * shifts + m_transfer.cyclesForBytes(shifts * double(smallest));
-    }
-    m_boundIterations = iterations;
-    m_boundShuffle = shuffleCycles(temporal, replicas);
-    m_boundPartialSum = m_partialSumCycles;
-    // A hair below, so that rounding never makes the bound exceed the exact sum.
-    return (shift + m_boundShuffle) * m_multiChip * (1 - 1e-9);
-}
-
 double PlanEvaluator::commLowerBound(const TemporalEnumerator& temporal)
 {
     const auto V = std::size_t(m_facts.operands);
@@ -253,6 +223,7 @@ double PlanEvaluator::commLowerBound(const TemporalEnumerator& temporal)
     m_boundIterations = iterations;
     m_boundShuffle = shuffleCycles(temporal.temporal(), temporal.replicas());
     m_boundPartialSum = m_partialSumCycles;
+    // A hair below, so that rounding never makes the bound exceed the exact sum.
     return (shift + m_boundShuffle) * m_multiChip * (1 - 1e-9);
 }
 

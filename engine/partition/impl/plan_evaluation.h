@@ -34,17 +34,16 @@ public:
     /// too slow without pricing its tile: commCost() leaves computeCycles 0, addCompute() (right
     /// after it) fills it in.
     PlanCost commCost(const std::int64_t* tile, const std::int32_t* temporal, const std::int64_t* replicas);
-    /// A lower bound on commCost(...).commCycles() of the plan last passed to measure(), cheap enough to
+    /// Right after commLowerBound() with the same plan: the tile compute (iterations × tile cycles),
+    /// then the exact cost reusing what the bound worked out (equal to cost()).
+    double computeAfterBound();
+    /// A lower bound on commCost(...).commCycles() of the enumerator's current plan, right after measure(temporal), cheap enough to
     /// drop most dominated plans before their rotation rounds are worked out: rotation rounds of factors
     /// g_k in the heaviest-first nesting make Σ_k (g_k − 1)·Π_{j<k} g_j = iterations − 1 shifts at least
     /// (each round moves at least one operand), each with its two syncs and at least the smallest
     /// rotated sub-tensor; the shuffle exactly.
-    double commLowerBound(const std::int64_t* tile, const std::int32_t* temporal, const std::int64_t* replicas);
-    /// Right after commLowerBound() with the same plan: the tile compute (iterations × tile cycles),
-    /// then the exact cost reusing what the bound worked out (equal to cost()).
-    double computeAfterBound();
-    /// commLowerBound() of the enumerator's current plan (its per-dim largest factors precomputed).
     double commLowerBound(const TemporalEnumerator& temporal);
+
     PlanCost costAfterBound(const std::int32_t* temporal, double computeCycles);
     void addCompute(PlanCost& cost) const;
 
