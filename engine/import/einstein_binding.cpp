@@ -206,7 +206,9 @@ namespace {
                     m_subs[v].push_back({ sorted[k + 1] / sorted[k], sorted[k], false, 1, -1 });
                 if (m_subs[v].empty())
                     m_subs[v].push_back({ 1, 1, false, 1, -1 });
-                if (m_req.vars[v].synthetic && m_subs[v].size() != 1)
+                // A synthetic variable splits only where its extent is a plain number (a concatenated
+                // part seen as 7 x 7 patches); one bound to the run's dims cannot be cut.
+                if (m_req.vars[v].synthetic && m_subs[v].size() != 1 && m_req.vars[v].bound != m_req.vars[v].raw)
                     return fail(m_req.vars[v].column, "index " + m_req.vars[v].name + " cannot be reshaped here");
             }
             return true;
@@ -230,6 +232,7 @@ namespace {
             if (!ok)
                 return false;
             m_place.assign(m_req.inputs.size(), {});
+            m_broadcast.assign(m_req.inputs.size(), {});
             return forEachPiece(
                 [&](std::size_t i, std::size_t j, const Piece& piece, std::int64_t stride, std::size_t column) {
                     const Value& value = m_req.inputs[i].value;
@@ -413,7 +416,11 @@ namespace {
             for (std::size_t v = 0; v < m_req.vars.size(); ++v) {
                 const VarRec& var = m_req.vars[v];
                 if (var.synthetic) {
-                    m_subs[v][0].bound = var.bound;
+                    if (m_subs[v].size() == 1)
+                        m_subs[v][0].bound = var.bound;
+                    else
+                        for (SubDim& sub : m_subs[v])
+                            sub.bound = sub.raw;
                     continue;
                 }
                 for (std::size_t s = 0; s < m_subs[v].size(); ++s) {
@@ -426,6 +433,28 @@ namespace {
                             if (place == Place { int(v), int(s) } && seq && fixedAtom(m_req.inputs[i], a))
                                 fixed.insert(a.kv);
                         }
+                    }
+                    if (fixed.size() > 1 && m_bindings.seqLen == 1) {
+                        // BERT's mask is computed from the token input before attention, so its first
+                        // reader fixed its key axis to the new tokens (1 in a decode step); the scores
+                        // add it over the KV positions. Broadcast it, as the artifact runs every
+                        // non-attention op over one position.
+                        for (std::size_t i = 0; i < m_req.inputs.size(); ++i) {
+                            for (auto it = m_place[i].begin(); it != m_place[i].end();) {
+                                const Atom& a = m_req.inputs[i].value.atoms[std::size_t(it->first)];
+                                if (it->second == Place { int(v), int(s) } && fixedAtom(m_req.inputs[i], a) && !a.kv) {
+                                    m_broadcast[i].insert(it->first);
+                                    m_warnings.push_back({ var.column,
+                                        m_req.inputs[i].label + " holds " + var.name
+                                            + " over the new tokens, which another operand holds over the KV "
+                                              "positions: it is broadcast over them" });
+                                    it = m_place[i].erase(it);
+                                } else {
+                                    ++it;
+                                }
+                            }
+                        }
+                        fixed = { true };
                     }
                     if (fixed.size() > 1)
                         return fail(var.column,
@@ -540,17 +569,25 @@ namespace {
                 storage.placeholder = storage.placeholder || decodeExtent(atom.raw).any();
             op.operands.push_back(out);
 
+            result.dimOfAtom.resize(m_req.inputs.size());
             for (std::size_t i = 0; i < m_req.inputs.size(); ++i) {
                 const InputSpec& input = m_req.inputs[i];
                 const Value& value = input.value;
                 OperandRec rec { value.storage, std::vector<AxisRef>(value.storageAxes.size()) };
                 std::vector<bool> done(value.storageAxes.size(), false);
+                std::map<int, int> croppedDimOf; ///< atom -> dim, for crops of merged axes
+                std::map<int, std::int64_t> cropStrideOf; ///< atom -> stride of the crop's elements
                 for (std::size_t j = 0; j < input.axes.size(); ++j) {
                     const AxisSpec& spec = input.axes[j];
                     if (spec.kind != AxisSpec::Kind::Direct)
                         continue;
                     const auto& run = value.viewAxes[j];
                     const int storageAxis = run.size() == 1 ? value.storageAxisOf(run[0]) : -1;
+                    if (spec.crop && storageAxis >= 0 && spec.varB < 0 && m_subs[std::size_t(spec.varA)].size() == 1) {
+                        croppedDimOf[run[0]] = subOf(spec.varA).dim;
+                        cropStrideOf[run[0]] = spec.stride;
+                        continue;
+                    }
                     if (storageAxis < 0 || value.storageAxes[std::size_t(storageAxis)].size() != 1) {
                         fail(spec.column,
                             input.label + " axis " + std::to_string(j)
@@ -583,15 +620,24 @@ namespace {
                     rec.axes[std::size_t(storageAxis)] = ref;
                     done[std::size_t(storageAxis)] = true;
                 }
+                for (const auto& [atom, place] : m_place[i])
+                    result.dimOfAtom[i][atom] = m_subs[std::size_t(place.var)][std::size_t(place.sub)].dim;
                 for (std::size_t a = 0; a < value.storageAxes.size(); ++a) {
                     if (done[a])
                         continue;
+                    const bool cropped = std::any_of(value.storageAxes[a].begin(), value.storageAxes[a].end(),
+                        [&](int atom) { return croppedDimOf.count(atom) > 0; });
+                    if (cropped) {
+                        if (!croppedAxis(input, a, croppedDimOf, cropStrideOf, op, unit, rec.axes[a]))
+                            return std::nullopt;
+                        continue;
+                    }
                     std::vector<int> dims;
                     for (int atom : value.storageAxes[a]) {
                         const auto it = m_place[i].find(atom);
                         if (it != m_place[i].end()) {
                             dims.push_back(m_subs[std::size_t(it->second.var)][std::size_t(it->second.sub)].dim);
-                        } else if (value.atoms[std::size_t(atom)].raw != 1) {
+                        } else if (value.atoms[std::size_t(atom)].raw != 1 && !m_broadcast[i].count(atom)) {
                             fail(0,
                                 input.label + " axis " + std::to_string(a)
                                     + " is not indexed by the expression (only extent-1 axes may be left out)");
@@ -605,6 +651,8 @@ namespace {
                     } else if (dims.size() == 2) {
                         // A merged axis (reshape): index = outer * extent(inner) + inner.
                         rec.axes[a] = { dims[0], dims[1], op.dims[std::size_t(dims[1])].extent.bound };
+                    } else if (m_req.viewOnly) {
+                        rec.axes[a] = { dims[0], -1, 1 }; // a scratch operator: only dimOfAtom is used
                     } else {
                         std::string names;
                         for (int d : dims)
@@ -621,8 +669,60 @@ namespace {
             }
             m_program.storages.push_back(storage);
             result.op = int(m_program.ops.size());
+            result.warnings = m_warnings;
             m_program.ops.push_back(std::move(op));
             return result;
+        }
+
+        // A storage axis holding several atoms, some read in part (a slice of a reshaped axis): the
+        // read dims with their strides in the axis, as one plain or window axis. Offsets are not part
+        // of the IR, so the operand may cover less than the tensor's axis (a Slice reads a region).
+        template <typename Unit>
+        bool croppedAxis(const InputSpec& input, std::size_t a, const std::map<int, int>& croppedDimOf,
+            const std::map<int, std::int64_t>& cropStrideOf, const OpRec& op, Unit& unit, AxisRef& ref)
+        {
+            const Value& value = input.value;
+            const auto& run = value.storageAxes[a];
+            const std::size_t i = std::size_t(&input - m_req.inputs.data());
+            std::vector<std::pair<int, std::int64_t>> reads; // (dim, stride in the axis), outer to inner
+            std::int64_t inner = 1;
+            for (std::size_t k = run.size(); k-- > 0;) {
+                const int atom = run[k];
+                int dim = -1;
+                std::int64_t stride = 1;
+                if (const auto c = croppedDimOf.find(atom); c != croppedDimOf.end()) {
+                    dim = c->second;
+                    stride = cropStrideOf.at(atom);
+                } else if (const auto it = m_place[i].find(atom); it != m_place[i].end())
+                    dim = m_subs[std::size_t(it->second.var)][std::size_t(it->second.sub)].dim;
+                else if (value.atoms[std::size_t(atom)].raw != 1 && !m_broadcast[i].count(atom))
+                    return fail(0,
+                        input.label + " axis " + std::to_string(a)
+                            + " is not indexed by the expression (only extent-1 axes may be left out)");
+                if (dim >= 0 && op.dims[std::size_t(dim)].extent.bound > 1)
+                    reads.insert(reads.begin(), { dim, checkedProduct(inner, stride) });
+                inner = checkedProduct(inner, value.atoms[std::size_t(atom)].bound);
+            }
+            if (reads.empty()) {
+                ref = { unit(), -1, 1 };
+            } else if (reads.size() == 1 && reads[0].second == 1) {
+                ref = { reads[0].first, -1, 1 };
+            } else if (reads.size() == 1) {
+                ref = { reads[0].first, unit(), reads[0].second };
+            } else if (reads.size() == 2
+                && checkedProduct(op.dims[std::size_t(reads[1].first)].extent.bound, reads[1].second)
+                    <= reads[0].second) {
+                // index = outer * s0 + inner * s1. The IR's window has s1 = 1: an inner part read at a
+                // stride (retnet's even elements) is recorded as the same count read contiguously; a
+                // Slice's operand states how much it reads, not which elements (as for offsets).
+                ref = { reads[0].first, reads[1].first, reads[0].second };
+            } else {
+                return fail(0,
+                    input.label + " axis " + std::to_string(a) + ": a slice of a reshaped axis reads "
+                        + std::to_string(reads.size())
+                        + " strided parts of it; at most an outer and the innermost part fit one axis");
+            }
+            return true;
         }
 
         // A new external's sequence extents follow the operator that first reads it (e.g. an
@@ -649,6 +749,8 @@ namespace {
         NodeError& m_error;
         std::vector<std::vector<SubDim>> m_subs;
         std::vector<std::map<int, Place>> m_place;
+        std::vector<std::set<int>> m_broadcast; ///< per input: atoms read as broadcast (extent 1 in this run)
+        std::vector<NodeError> m_warnings;
     };
 
 } // namespace

@@ -39,6 +39,9 @@ struct AxisSpec {
     int varB = -1; ///< Direct: the window dim
     std::int64_t stride = 1; ///< Direct: literal stride
     bool blockStride = false; ///< Direct: the stride is varB's bound extent (consecutive blocks)
+    /// Direct, varB < 0: reads part of an atom that shares its storage axis with others (a slice of a
+    /// reshaped axis). The IR has no offsets: the operand's extent is smaller than the tensor's.
+    bool crop = false;
     std::size_t column = 0;
 };
 
@@ -69,11 +72,16 @@ struct OpRequest {
     ReduceOp reduce = ReduceOp::None;
     bool usesExp = false;
     std::string topOperator;
+    /// A scratch operator that only works out a view: storage axes may merge any number of dims.
+    bool viewOnly = false;
 };
 
 struct OpResult {
     Value output;
     int op = -1;
+    /// Per input: atom of its (refined) value -> the loop dimension that reads it.
+    std::vector<std::map<int, int>> dimOfAtom;
+    std::vector<NodeError> warnings;
 };
 
 /// Appends the operator (and, in decode, KV-cache tensors and append operators) to the program.

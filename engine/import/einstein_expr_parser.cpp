@@ -267,7 +267,7 @@ namespace {
             else
                 fail("an assignment ('=', '+=!', '>=!', '<=!' or '*=!') after " + s.target + "[...]");
             take();
-            s.rhs = expression(0);
+            s.rhs = gatherExpression(s);
             if (atName("where")) {
                 take();
                 while (true) {
@@ -283,6 +283,42 @@ namespace {
                 }
             }
             return s;
+        }
+
+        // NNFusion's GatherV2 form `table[G, N2] g indices[N0, N1]`: the table index absent from the
+        // target's index list is the gathered axis; it is read at the rows the indices tensor holds,
+        // i.e. the statement is `table[indices[N0, N1], N2]`, which is what we keep.
+        std::unique_ptr<Expr> gatherExpression(const Statement& s)
+        {
+            auto table = expression(0);
+            if (!atName("g"))
+                return table;
+            const Token op = take();
+            auto indices = expression(0);
+            if (table->kind != ExprKind::Load)
+                throw ParseFailure { table->column, "the left side of 'g' must be a table element such as input0[G, N]" };
+            int gathered = -1;
+            for (std::size_t k = 0; k < table->children.size(); ++k) {
+                const Expr& index = *table->children[k];
+                if (index.kind != ExprKind::Name)
+                    continue;
+                bool inTarget = false;
+                for (const IndexName& name : s.outputIndices)
+                    inTarget = inTarget || name.name == index.text;
+                if (inTarget)
+                    continue;
+                if (gathered >= 0)
+                    throw ParseFailure { index.column,
+                        "'g' gathers one axis of " + table->text + ", but both " + table->children[std::size_t(gathered)]->text
+                            + " and " + index.text + " are absent from " + s.target + "[...]" };
+                gathered = int(k);
+            }
+            if (gathered < 0)
+                throw ParseFailure { op.column,
+                    "'g' needs one index of " + table->text + " that is absent from " + s.target
+                        + "[...] (the gathered axis), and every index is there" };
+            table->children[std::size_t(gathered)] = std::move(indices);
+            return table;
         }
 
         std::unique_ptr<Expr> make(ExprKind kind, const Token& at, std::string text = {})

@@ -164,73 +164,158 @@ namespace {
                 }
                 if (!ok)
                     continue;
-                if (const auto it = m_state.find(node.id); it != m_state.end()) {
-                    error(at + "/0",
-                        "node id " + std::to_string(node.id) + " appears twice (elements "
-                            + std::to_string(it->second.index) + " and " + std::to_string(i) + ")");
-                    continue;
-                }
-                m_state[node.id] = NodeState { m_nodes.size(), node.type, std::nullopt, false,
-                    node.type == "Parameter" || node.type == "Constant" };
-                m_listsParameters = m_listsParameters || m_state[node.id].external;
+                m_definitions[node.id].push_back(m_nodes.size());
+                m_state.push_back(NodeState { m_nodes.size(), node.type, std::nullopt, false,
+                    node.type == "Parameter" || node.type == "Constant" });
+                m_listsParameters = m_listsParameters || m_state.back().external;
                 m_nodes.push_back(std::move(node));
             }
+            warnAboutRedefinedIds();
             return m_result.errors.empty();
+        }
+
+        // Some exports reuse node ids (gemma2 lists one 86-node span 7 times, llama2-70 lists its
+        // second 40 layers under the ids of the first 40). The file is a program in execution order,
+        // so each element is an operator of its own and an id names its latest definition: that is
+        // how the Elk artifact's parser runs these files, and it chains llama2-70's repeated layers.
+        void warnAboutRedefinedIds()
+        {
+            std::size_t redefined = 0;
+            std::size_t identical = 0;
+            std::size_t mostDefinitions = 0;
+            std::int64_t example = 0;
+            for (const auto& [id, elements] : m_definitions) {
+                if (elements.size() < 2)
+                    continue;
+                if (redefined++ == 0)
+                    example = id;
+                mostDefinitions = std::max(mostDefinitions, elements.size());
+                const RawNode& first = m_nodes[elements[0]];
+                bool same = true;
+                for (std::size_t k = 1; k < elements.size(); ++k) {
+                    const RawNode& other = m_nodes[elements[k]];
+                    same = same && other.kernel == first.kernel && other.type == first.type && other.inputs == first.inputs;
+                }
+                identical += same ? 1 : 0;
+            }
+            if (redefined == 0)
+                return;
+            std::string where;
+            for (std::size_t element : m_definitions[example])
+                where += (where.empty() ? "" : ", ") + std::to_string(element);
+            m_result.warnings.push_back({ "node ids",
+                std::to_string(redefined) + " node id(s) are defined more than once (up to "
+                    + std::to_string(mostDefinitions) + " times; " + std::to_string(identical)
+                    + " with identical content each time; e.g. id " + std::to_string(example) + " at elements " + where
+                    + "). Every element runs as an operator of its own, in file order, as the Elk artifact runs "
+                      "them, and an input reads the latest earlier definition of its id" });
         }
 
         // --- Nodes in file order --------------------------------------------------------------------
 
+        // Kernels are parsed up front so that a node can see what its first reader declares for it.
+        void parseKernels()
+        {
+            m_kernels.resize(m_nodes.size());
+            m_syntax.resize(m_nodes.size());
+            m_readerShape.resize(m_nodes.size());
+            std::map<std::int64_t, std::size_t> latest;
+            for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+                const RawNode& node = m_nodes[n];
+                if (node.kernel.find_first_not_of(" \t\r\n") != std::string::npos)
+                    m_kernels[n] = parseKernel(node.kernel, m_syntax[n]);
+                for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+                    const auto producer = latest.find(node.inputs[k].first);
+                    if (producer == latest.end() || m_readerShape[producer->second] || !m_kernels[n])
+                        continue;
+                    const auto declared = m_kernels[n]->inputs.find("input" + std::to_string(k));
+                    if (declared != m_kernels[n]->inputs.end())
+                        m_readerShape[producer->second] = declared->second.shape;
+                }
+                latest[node.id] = n;
+            }
+        }
+
+        void processNode(std::size_t n)
+        {
+            const RawNode& node = m_nodes[n];
+            NodeState& state = m_state[n];
+            if (state.value || state.poisoned)
+                return; // hoisted for an earlier reader
+            if (node.type == "Parameter" || node.type == "Constant")
+                return; // declares an external tensor; its shape comes from the nodes reading it
+            std::vector<NodeInput> inputs;
+            std::vector<std::string> keys;
+            if (!resolveInputs(node, n, inputs, keys)) {
+                state.poisoned = true;
+                return;
+            }
+            if (node.type == "Result") {
+                for (const NodeInput& input : inputs) {
+                    if (input.value)
+                        m_program.storages[std::size_t(input.value->storage)].graphOutput = true;
+                }
+                return;
+            }
+            if (node.kernel.find_first_not_of(" \t\r\n") == std::string::npos) {
+                error(nodeLocation(node),
+                    "the node has no kernel text (only Result, Parameter and Constant nodes may have none)");
+                state.poisoned = true;
+                return;
+            }
+            const auto& kernel = m_kernels[n];
+            if (!kernel) {
+                error(nodeLocation(node, m_syntax[n].column), m_syntax[n].message);
+                state.poisoned = true;
+                return;
+            }
+            const auto& elements = m_definitions[node.id];
+            const std::size_t occurrence = std::size_t(std::find(elements.begin(), elements.end(), n) - elements.begin());
+            const std::string suffix = occurrence == 0 ? std::string() : "@" + std::to_string(occurrence + 1);
+            const NodeInfo info { node.id, node.type, node.type + "." + std::to_string(node.id) + suffix,
+                m_readerShape[n], suffix };
+            LoweringContext context { m_program, m_bindings, info, *kernel, inputs, {} };
+            const std::size_t firstOp = m_program.ops.size();
+            NodeError failure;
+            auto value = lowerNode(context, failure);
+            if (!value) {
+                error(nodeLocation(node, failure.column), failure.message);
+                state.poisoned = true;
+                return;
+            }
+            for (const NodeError& warning : context.warnings)
+                m_result.warnings.push_back({ nodeLocation(node, warning.column), warning.message });
+            for (std::size_t op = firstOp; op < m_program.ops.size(); ++op)
+                m_opNode.emplace(op, std::to_string(node.id) + suffix);
+            state.value = std::move(*value);
+            for (std::size_t k = 0; k < inputs.size(); ++k) {
+                if (context.createdExternals[k])
+                    m_externals.emplace(keys[k], *context.createdExternals[k]);
+            }
+        }
+
+        // A node read before its place in the file (llama2-70 reads one transposed weight 3534 elements
+        // early) can be lowered first when it is a view of external tensors: nothing it reads is
+        // computed, so the order does not matter.
+        bool hoist(std::size_t element)
+        {
+            const RawNode& node = m_nodes[element];
+            if (node.type != "Reshape" && node.type != "Broadcast" && node.type != "Convert")
+                return false;
+            for (const auto& [source, port] : node.inputs) {
+                const auto defined = m_definitions.find(source);
+                if (defined != m_definitions.end() && !m_state[defined->second.front()].external)
+                    return false;
+            }
+            processNode(element);
+            return bool(m_state[element].value);
+        }
+
         bool processNodes()
         {
-            for (std::size_t n = 0; n < m_nodes.size() && m_result.errors.size() < kMaxErrors; ++n) {
-                const RawNode& node = m_nodes[n];
-                NodeState& state = m_state[node.id];
-                if (node.type == "Parameter" || node.type == "Constant")
-                    continue; // declares an external tensor; its shape comes from the nodes reading it
-                std::vector<NodeInput> inputs;
-                std::vector<std::string> keys;
-                if (!resolveInputs(node, n, inputs, keys)) {
-                    state.poisoned = true;
-                    continue;
-                }
-                if (node.type == "Result") {
-                    for (const NodeInput& input : inputs) {
-                        if (input.value)
-                            m_program.storages[std::size_t(input.value->storage)].graphOutput = true;
-                    }
-                    continue;
-                }
-                if (node.kernel.find_first_not_of(" \t\r\n") == std::string::npos) {
-                    error(nodeLocation(node),
-                        "the node has no kernel text (only Result, Parameter and Constant nodes may have none)");
-                    state.poisoned = true;
-                    continue;
-                }
-                SyntaxError syntax;
-                const auto kernel = parseKernel(node.kernel, syntax);
-                if (!kernel) {
-                    error(nodeLocation(node, syntax.column), syntax.message);
-                    state.poisoned = true;
-                    continue;
-                }
-                const NodeInfo info { node.id, node.type, node.type + "." + std::to_string(node.id) };
-                LoweringContext context { m_program, m_bindings, info, *kernel, inputs, {} };
-                const std::size_t firstOp = m_program.ops.size();
-                NodeError failure;
-                auto value = lowerNode(context, failure);
-                if (!value) {
-                    error(nodeLocation(node, failure.column), failure.message);
-                    state.poisoned = true;
-                    continue;
-                }
-                for (std::size_t op = firstOp; op < m_program.ops.size(); ++op)
-                    m_opNode.emplace(op, node.id);
-                state.value = std::move(*value);
-                for (std::size_t k = 0; k < inputs.size(); ++k) {
-                    if (context.createdExternals[k])
-                        m_externals.emplace(keys[k], *context.createdExternals[k]);
-                }
-            }
+            parseKernels();
+            for (std::size_t n = 0; n < m_nodes.size() && m_result.errors.size() < kMaxErrors; ++n)
+                processNode(n);
             return m_result.errors.empty();
         }
 
@@ -242,15 +327,25 @@ namespace {
                 const std::string which = "input " + std::to_string(k) + " (input" + std::to_string(k) + ")";
                 NodeInput input;
                 std::string key = "p" + std::to_string(source) + (port ? "." + std::to_string(port) : "");
-                if (source == node.id)
-                    return error(nodeLocation(node), which + " refers to the node itself");
-                const auto it = m_state.find(source);
-                if (it != m_state.end() && !it->second.external) {
-                    const NodeState& producer = it->second;
-                    if (producer.index > position)
+                const auto defined = m_definitions.find(source);
+                const NodeState* latest = nullptr;
+                if (defined != m_definitions.end()) {
+                    const auto& elements = defined->second;
+                    const auto after = std::lower_bound(elements.begin(), elements.end(), position);
+                    if (after == elements.begin() && source == node.id)
+                        return error(nodeLocation(node), which + " refers to the node itself");
+                    if (after == elements.begin() && !hoist(elements.front()))
                         return error(nodeLocation(node),
                             which + " refers to node " + std::to_string(source) + ", which comes later in the file "
                                 + "(nodes must be listed in execution order)");
+                    if (after == elements.begin())
+                        m_result.warnings.push_back({ nodeLocation(node),
+                            which + " refers to node " + std::to_string(source) + ", which comes later in the file; it "
+                                + "only views external tensors, so it is read from there" });
+                    latest = &m_state[after == elements.begin() ? elements.front() : *(after - 1)];
+                }
+                if (latest && !latest->external) {
+                    const NodeState& producer = *latest;
                     if (producer.poisoned)
                         return false; // reported at the producer
                     if (producer.type == "Result")
@@ -263,7 +358,7 @@ namespace {
                     input.value = &*producer.value;
                     input.description = "the output of node " + std::to_string(source) + " (" + producer.type + ")";
                 } else {
-                    if (it == m_state.end() && m_listsParameters)
+                    if (!latest && m_listsParameters)
                         return error(nodeLocation(node),
                             which + " refers to node " + std::to_string(source)
                                 + ", which is not in the file (the file lists its Parameter and Constant nodes, so "
@@ -382,12 +477,11 @@ namespace {
                 const OpRec& reader = source->storage == x ? out : opAt(exp);
                 OperandRec input = *std::find_if(reader.operands.begin() + 1, reader.operands.end(),
                     [&](const OperandRec& operand) { return operand.storage == x; });
-                const std::int64_t first = m_opNode[a];
-                const std::int64_t last = m_opNode[std::size_t(div)];
+                const std::string first = m_opNode[a];
+                const std::string last = m_opNode[std::size_t(div)];
                 OpRec fused = source->storage == x ? out : opAt(exp);
                 fused.kind = OpKind::Softmax;
-                fused.name = first == last ? "Softmax." + std::to_string(first)
-                                           : "Softmax." + std::to_string(first) + "-" + std::to_string(last);
+                fused.name = first == last ? "Softmax." + first : "Softmax." + first + "-" + last;
                 fused.operands = { OperandRec { out.operands[0].storage, fused.operands[0].axes }, input };
                 if (source->storage == x)
                     fused.operands[0].axes = out.operands[0].axes;
@@ -505,9 +599,13 @@ namespace {
         Bindings m_bindings;
         ImportResult m_result;
         std::vector<RawNode> m_nodes;
-        std::map<std::int64_t, NodeState> m_state;
+        std::vector<NodeState> m_state; ///< per element of m_nodes
+        std::vector<std::optional<Kernel>> m_kernels; ///< per element; none: no kernel text or a syntax error
+        std::vector<SyntaxError> m_syntax;
+        std::vector<std::optional<std::vector<std::int64_t>>> m_readerShape; ///< what the first reader declares
+        std::map<std::int64_t, std::vector<std::size_t>> m_definitions; ///< node id -> its elements, in file order
         std::map<std::string, Value> m_externals;
-        std::map<std::size_t, std::int64_t> m_opNode; ///< op index -> node id
+        std::map<std::size_t, std::string> m_opNode; ///< op index -> node id (with "@k" for a redefined id)
         bool m_listsParameters = false;
         Program m_program;
     };

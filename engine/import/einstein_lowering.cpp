@@ -40,11 +40,14 @@ namespace {
         std::vector<IndexForm> forms;
     };
 
-    enum class FormKind { View, Affine1, Constant, Window, Unsupported };
+    /// CropView: a reshape of part of the axis (`covered` elements from `constant`), as when an
+    /// export reshapes 2048 of a 4608-wide slice into 16 heads of 128.
+    enum class FormKind { View, CropView, Affine1, Constant, Window, Unsupported };
 
     struct Classified {
         FormKind kind = FormKind::Unsupported;
-        std::vector<Piece> pieces; ///< View
+        std::vector<Piece> pieces; ///< View, CropView
+        std::int64_t covered = 0; ///< CropView
         int var = -1; ///< Affine1: the variable; Window: the outer (output) variable
         int varB = -1; ///< Window: the window variable
         std::int64_t multiplier = 1; ///< Affine1: stride; Window: stride
@@ -124,14 +127,23 @@ namespace {
     // Reads n elements at a * t + c from a plain axis of m elements (bound numbers). The IR has no
     // offsets: a crop becomes a window over an extra dimension (consecutive blocks when the offset
     // allows), a zero padding a window on the output (`padded`).
+    // `merged`: the axis is one atom of a storage axis that holds several (a reshaped axis); a crop
+    // of it is then read in place, as a smaller operand extent (AxisSpec::crop).
     bool regionAxis(std::vector<VarRec>& vars, int target, std::int64_t n, std::int64_t m, std::int64_t a,
-        std::int64_t c, AxisSpec& spec, OutputAxis* padded, NodeError& error)
+        std::int64_t c, AxisSpec& spec, OutputAxis* padded, NodeError& error, bool merged = false)
     {
         const std::string name = vars[std::size_t(target)].name; // a copy: addVar may reallocate `vars`
         spec.kind = AxisSpec::Kind::Direct;
         const bool fits = c >= 0 && checkedProduct(n - 1, a) + c + 1 <= m;
         if (fits && a == 1 && n == m) {
             spec.varA = target;
+            spec.crop = merged; // whole, but its storage axis holds other atoms too
+            return true;
+        }
+        if (fits && merged) {
+            spec.varA = target;
+            spec.stride = a;
+            spec.crop = true;
             return true;
         }
         if (fits && a == 1 && m % n == 0 && c % n == 0) {
@@ -152,6 +164,7 @@ namespace {
             const int source = addVar(vars, name + ".src", m, m, true);
             const int pad = addVar(vars, name + ".pad", n - m + 1, n - m + 1, true);
             spec.varA = source;
+            spec.crop = merged;
             *padded = { { source, pad }, true, raw, n };
             return true;
         }
@@ -159,6 +172,16 @@ namespace {
             "the index reads " + std::to_string(n) + " element(s) at offset " + std::to_string(c) + ", stride "
                 + std::to_string(a) + " from an axis of " + std::to_string(m) + " element(s)" };
         return false;
+    }
+
+    /// View axis `j` is a single atom of a storage axis that holds several.
+    bool insideMergedAxis(const Value& value, std::size_t j)
+    {
+        const auto& run = value.viewAxes[j];
+        if (run.size() != 1)
+            return false;
+        const int axis = value.storageAxisOf(run[0]);
+        return axis >= 0 && value.storageAxes[std::size_t(axis)].size() > 1;
     }
 
     class StatementLowering {
@@ -401,8 +424,8 @@ namespace {
                     return c;
                 }
             }
-            // A reshape: mixed-radix digits of the variables, covering the axis exactly.
-            if (form.constant == 0) {
+            // A reshape: mixed-radix digits of the variables, covering the axis exactly (or a part of it).
+            {
                 std::vector<IndexTerm> terms = form.terms;
                 std::sort(terms.begin(), terms.end(),
                     [](const IndexTerm& x, const IndexTerm& y) { return x.multiplier > y.multiplier; });
@@ -421,9 +444,16 @@ namespace {
                     pieces[k] = { varIndex(term.var), term.divisor, size };
                     expect = checkedProduct(expect, size);
                 }
-                if (ok && expect == axisRaw) {
+                if (ok && expect == axisRaw && form.constant == 0) {
                     c.kind = FormKind::View;
                     c.pieces = std::move(pieces);
+                    return c;
+                }
+                const bool affine = form.terms.size() == 1 && form.terms[0].whole();
+                if (ok && !affine && form.constant >= 0 && expect < axisRaw && expect + form.constant <= axisRaw) {
+                    c.kind = FormKind::CropView;
+                    c.pieces = std::move(pieces);
+                    c.covered = expect;
                     return c;
                 }
             }
@@ -453,7 +483,7 @@ namespace {
 
         std::string outputName() const
         {
-            const std::string base = "n" + std::to_string(m_ctx.node.id);
+            const std::string base = "n" + std::to_string(m_ctx.node.id) + m_ctx.node.nameSuffix;
             return m_stmt.target == "output0" ? base : base + "." + m_stmt.target;
         }
 
@@ -489,6 +519,7 @@ namespace {
                 m_error = error;
                 return std::nullopt;
             }
+            m_ctx.warnings.insert(m_ctx.warnings.end(), built->warnings.begin(), built->warnings.end());
             return built->output;
         }
 
@@ -502,6 +533,8 @@ namespace {
             std::vector<OutputAxis> outputAxes = plainOutputs();
             InputSpec input = inputSpec(load);
             bool view = true;
+            std::vector<Classified> kinds;
+            bool cropped = false;
             for (std::size_t j = 0; j < load.forms.size(); ++j) {
                 const IndexForm& form = load.forms[j];
                 for (const IndexTerm& term : form.terms) {
@@ -512,7 +545,27 @@ namespace {
                         return std::nullopt;
                     }
                 }
-                const Classified c = classify(form, value.viewRaw(j), false);
+                kinds.push_back(classify(form, value.viewRaw(j), false));
+                cropped = cropped || kinds.back().kind == FormKind::CropView;
+            }
+            if (const auto wrapped = wrappedVar(kinds); wrapped >= 0)
+                return lowerWrap(load, kinds, wrapped);
+            if (cropped) {
+                // Crop first (a data-movement operator), then regroup the cropped tensor as a view.
+                int serial = 0;
+                if (!presliceIfNeeded(load, kinds, input, serial))
+                    return std::nullopt;
+                for (std::size_t j = 0; j < kinds.size(); ++j) {
+                    AxisSpec spec;
+                    spec.column = load.forms[j].column;
+                    spec.pieces = kinds[j].pieces;
+                    input.axes.push_back(spec);
+                }
+                return viewOf(input);
+            }
+            for (std::size_t j = 0; j < load.forms.size(); ++j) {
+                const IndexForm& form = load.forms[j];
+                const Classified& c = kinds[j];
                 AxisSpec spec;
                 spec.column = form.column;
                 if (c.kind == FormKind::View) {
@@ -521,10 +574,41 @@ namespace {
                     view = false;
                     const int target
                         = c.kind == FormKind::Affine1 ? c.var : addVar(vars, "unit" + std::to_string(j), 1, 1, true);
+                    std::int64_t offset = c.constant;
+                    const std::int64_t axisRaw = value.viewRaw(j);
+                    VarRec& read = vars[std::size_t(target)];
+                    if (m_ctx.node.type == "Slice" && c.kind == FormKind::Affine1 && c.multiplier == 1 && offset >= 0
+                        && read.raw + offset > axisRaw && !decodeExtent(axisRaw).any()
+                        && !decodeExtent(read.raw).any()) {
+                        // Exports with slips: gemma2's RoPE slices take "N2 in 40" (llama2-13's head count)
+                        // of 16 heads, read as 16 by the next node; its MLP slices take 36864 at offsets 0
+                        // and 36864 of a 27648-wide product, read as 36864. The slice takes the extent
+                        // its reader declares: clamped to what is there, or padded to the declared size.
+                        const std::string what = read.name + " in " + std::to_string(read.raw) + " at offset "
+                            + std::to_string(offset) + " reads past the end of " + load.expr->text + " axis "
+                            + std::to_string(j) + " (extent " + std::to_string(axisRaw) + ")";
+                        const auto position = std::find(m_outputVars.begin(), m_outputVars.end(), target);
+                        const auto& hint = m_ctx.node.readerShape;
+                        const std::size_t p = std::size_t(position - m_outputVars.begin());
+                        if (offset < axisRaw && hint && m_stmt.target == "output0" && p < hint->size()
+                            && (*hint)[p] == axisRaw - offset) {
+                            m_ctx.warnings.push_back({ form.column,
+                                what + "; clamped to " + std::to_string(axisRaw - offset) + ", as its reader declares" });
+                            read.raw = axisRaw - offset;
+                            read.bound = read.raw;
+                        } else {
+                            offset = std::max<std::int64_t>(0, axisRaw - read.raw);
+                            m_ctx.warnings.push_back({ form.column,
+                                what + "; taken as a copy of " + std::to_string(std::min(axisRaw, read.raw))
+                                    + " element(s) from offset " + std::to_string(offset)
+                                    + (read.raw > axisRaw ? ", zero-padded to the declared " + std::to_string(read.raw)
+                                                          : std::string()) });
+                        }
+                    }
                     OutputAxis padded;
                     const std::int64_t m = value.viewShapeBound()[j];
-                    if (!regionAxis(vars, target, boundOf(vars, target), m, c.multiplier, c.constant, spec,
-                            c.kind == FormKind::Affine1 ? &padded : nullptr, m_error))
+                    if (!regionAxis(vars, target, boundOf(vars, target), m, c.multiplier, offset, spec,
+                            c.kind == FormKind::Affine1 ? &padded : nullptr, m_error, insideMergedAxis(value, j)))
                         return std::nullopt;
                     for (OutputAxis& axis : outputAxes) {
                         if (padded.window && axis.vars.size() == 1 && axis.vars[0] == target)
@@ -549,6 +633,68 @@ namespace {
             return build(request);
         }
 
+        // An output variable whose digits read less than its extent (`N2 / 128 % 16, N2 % 128` with
+        // N2 in 4608) reads its input over and over: no reshape, since the element counts differ.
+        int wrappedVar(const std::vector<Classified>& kinds) const
+        {
+            std::map<int, std::int64_t> covered;
+            for (const Classified& c : kinds) {
+                if (c.kind != FormKind::View && c.kind != FormKind::CropView)
+                    continue;
+                for (const Piece& piece : c.pieces)
+                    covered[piece.var] = std::max(covered[piece.var], checkedProduct(piece.divisor, piece.size));
+            }
+            for (const auto& [var, extent] : covered) {
+                if (extent < m_vars[std::size_t(var)].raw)
+                    return var;
+            }
+            return -1;
+        }
+
+        // The exports' GQA slips (gemma2 reshapes 16 x 128 attention outputs into the 4608 the output
+        // projection expects; llama2-70 8 x 128 into 8192) become one copy operator that reads the
+        // input once and writes the declared output: the data movement the graph states, without
+        // pretending to be a view.
+        std::optional<Value> lowerWrap(const Load& load, const std::vector<Classified>& kinds, int wrapped)
+        {
+            const Value& value = slotOf(load).value;
+            OpRequest request;
+            request.vars = m_vars;
+            InputSpec input = inputSpec(load);
+            for (std::size_t j = 0; j < kinds.size(); ++j) {
+                const Classified& c = kinds[j];
+                AxisSpec spec;
+                spec.column = load.forms[j].column;
+                const bool touches = std::any_of(
+                    c.pieces.begin(), c.pieces.end(), [&](const Piece& piece) { return piece.var == wrapped; });
+                if (c.kind != FormKind::View && !touches) {
+                    fail(load.forms[j].column, unsupportedText(load, j));
+                    return std::nullopt;
+                }
+                if (touches) {
+                    const int t = addVar(request.vars, m_vars[std::size_t(wrapped)].name + ".read" + std::to_string(j),
+                        value.viewRaw(j), 0, false, spec.column);
+                    spec.pieces.push_back({ t, 1, value.viewRaw(j) });
+                } else {
+                    spec.pieces = c.pieces;
+                }
+                input.axes.push_back(spec);
+            }
+            const VarRec& var = m_vars[std::size_t(wrapped)];
+            m_ctx.warnings.push_back({ var.column,
+                var.name + " in " + std::to_string(var.raw) + " reads " + load.expr->text
+                    + " through digits that cover fewer elements, so the input is read over and over; not a "
+                      "reshape (the element counts differ), it becomes a copy operator writing the declared "
+                      "output" });
+            request.inputs.push_back(std::move(input));
+            request.opName = opName();
+            request.kind = OpKind::Slice;
+            request.output = plainOutputs();
+            request.outputName = outputName();
+            request.outputDtype = slotOf(load).dtype;
+            return build(request);
+        }
+
         // A view: the new value regroups the atoms of the input; broadcast extents become atoms that
         // no storage axis holds. The binder works out the common splits on a scratch program.
         std::optional<Value> viewOf(const InputSpec& input)
@@ -563,6 +709,7 @@ namespace {
             request.inputs.back().value.storage = 0;
             request.output = plainOutputs();
             request.outputName = "view";
+            request.viewOnly = true;
             NodeError error;
             const auto built = buildOp(scratch, m_ctx.bindings, request, error);
             if (!built) {
@@ -570,7 +717,6 @@ namespace {
                 return std::nullopt;
             }
             const OpRec& op = scratch.ops.back();
-            const OperandRec& in = op.operands[1];
             const Value& refined = request.inputs[0].value;
             Value result;
             result.storage = input.value.storage;
@@ -578,20 +724,8 @@ namespace {
             result.storageAxes = refined.storageAxes;
             // Which input atom each loop dim reads (extent-1 atoms are never read).
             std::map<int, int> atomOfDim;
-            for (std::size_t a = 0; a < refined.storageAxes.size(); ++a) {
-                const AxisRef& ref = in.axes[a];
-                std::vector<int> atoms;
-                for (int atom : refined.storageAxes[a]) {
-                    if (refined.atoms[std::size_t(atom)].raw != 1)
-                        atoms.push_back(atom);
-                }
-                if (ref.windowDim >= 0 && atoms.size() == 2) {
-                    atomOfDim[ref.dim] = atoms[0];
-                    atomOfDim[ref.windowDim] = atoms[1];
-                } else if (ref.windowDim < 0 && atoms.size() == 1) {
-                    atomOfDim[ref.dim] = atoms[0];
-                }
-            }
+            for (const auto& [atom, dim] : built->dimOfAtom.at(0))
+                atomOfDim[dim] = atom;
             const OperandRec& out = op.operands[0];
             const Value& outValue = built->output;
             for (const auto& run : outValue.viewAxes) {
@@ -642,6 +776,22 @@ namespace {
             }
             const IndexForm& head = loads[0]->forms[std::size_t(axis)];
             const int concatVar = head.terms.size() == 1 ? varIndex(head.terms[0].var) : -1;
+            const bool weights = std::all_of(loads.begin(), loads.end(), [&](const Load* load) {
+                const Storage& s = m_ctx.program.storages[std::size_t(slotOf(*load).value.storage)];
+                return s.external && !s.placeholder && !s.kvCache;
+            });
+            if (weights && concatVar >= 0) {
+                // Packed offline, so only the packed extent matters. Some exports declare parts that do
+                // not tile it (gemma2's QKV: three 4608-wide parts at offsets 0, 4608, 10240 of 15360);
+                // the consumers' extent is what the model computes with, as the artifact takes it.
+                std::string tiling = checkTiling(loads, std::size_t(axis), concatVar);
+                if (!tiling.empty())
+                    m_ctx.warnings.push_back({ head.column,
+                        tiling + "; the packed weight takes the declared extent "
+                            + std::to_string(m_vars[std::size_t(concatVar)].raw) + " of "
+                            + m_vars[std::size_t(concatVar)].name });
+                return foldedWeight(*loads[0]);
+            }
             std::int64_t offset = 0;
             std::vector<std::int64_t> sizes;
             for (const Load* load : loads) {
@@ -672,12 +822,6 @@ namespace {
                         + " has extent " + std::to_string(joined.raw));
                 return std::nullopt;
             }
-            const bool weights = std::all_of(loads.begin(), loads.end(), [&](const Load* load) {
-                const Storage& s = m_ctx.program.storages[std::size_t(slotOf(*load).value.storage)];
-                return s.external && !s.placeholder && !s.kvCache;
-            });
-            if (weights)
-                return foldedWeight(*loads[0]);
             // Activations: one copy operator, a Slice with k inputs. The joined axis is stored as
             // (part, element) so that every part is read with plain indices; a part longer than the
             // common size reads several parts.
@@ -738,6 +882,25 @@ namespace {
             return build(request);
         }
 
+        // Empty when the parts of a concatenation tile the joined axis; otherwise what is wrong.
+        std::string checkTiling(const std::vector<const Load*>& loads, std::size_t axis, int concatVar) const
+        {
+            std::int64_t offset = 0;
+            for (const Load* load : loads) {
+                const IndexForm& form = load->forms[axis];
+                if (form.terms.size() != 1 || varIndex(form.terms[0].var) != concatVar || form.terms[0].multiplier != 1
+                    || !form.terms[0].whole())
+                    return "part " + load->expr->text + " does not index the joined axis as N - offset";
+                if (-form.constant != offset)
+                    return "part " + load->expr->text + " starts at offset " + std::to_string(-form.constant)
+                        + " but the parts before it end at " + std::to_string(offset);
+                offset += slotOf(*load).value.viewRaw(axis);
+            }
+            if (offset != m_vars[std::size_t(concatVar)].raw)
+                return "the parts add up to " + std::to_string(offset);
+            return {};
+        }
+
         // Concatenated weights (fused QKV, gate/up) are packed once, offline: one weight tensor.
         std::optional<Value> foldedWeight(const Load& first)
         {
@@ -767,7 +930,8 @@ namespace {
             bool needed = false;
             for (std::size_t j = 0; j < kinds.size(); ++j) {
                 const Classified& c = kinds[j];
-                needed = needed || c.kind == FormKind::Affine1 || c.kind == FormKind::Constant;
+                needed = needed || c.kind == FormKind::Affine1 || c.kind == FormKind::Constant
+                    || c.kind == FormKind::CropView;
                 if (c.kind == FormKind::Window) {
                     const std::int64_t windowRaw = checkedProduct(m_vars[std::size_t(c.var)].raw - 1, c.multiplier)
                         + m_vars[std::size_t(c.varB)].raw;
@@ -806,6 +970,14 @@ namespace {
                     stride = c.multiplier;
                 } else if (c.kind == FormKind::Constant) {
                     target = addVar(request.vars, name, 1, 1, true, spec.column);
+                } else if (c.kind == FormKind::CropView) {
+                    std::string why;
+                    const auto bound = bindExtent(c.covered, false, m_ctx.bindings, why);
+                    if (!bound || decodeExtent(c.covered).any())
+                        return fail(spec.column,
+                            load.expr->text + " axis " + std::to_string(j)
+                                + ": a reshape of part of an axis must not cover a batch or sequence extent");
+                    target = addVar(request.vars, name, c.covered, *bound, true, spec.column);
                 } else { // the window's input axis, padded or cropped to what the window reads
                     const std::int64_t raw = checkedProduct(m_vars[std::size_t(c.var)].raw - 1, c.multiplier)
                         + m_vars[std::size_t(c.varB)].raw;
@@ -815,7 +987,7 @@ namespace {
                 }
                 OutputAxis out { { target }, false, 1, 1 };
                 if (!regionAxis(request.vars, target, boundOf(request.vars, target), boundShape[j], stride, c.constant,
-                        spec, &out, m_error))
+                        spec, &out, m_error, insideMergedAxis(value, j)))
                     return false;
                 source.axes.push_back(spec);
                 request.output.push_back(out);
@@ -834,6 +1006,9 @@ namespace {
                     c.kind = FormKind::View;
                     c.pieces.clear();
                 } else if (c.kind == FormKind::Window) {
+                    c.constant = 0;
+                } else if (c.kind == FormKind::CropView) {
+                    c.kind = FormKind::View;
                     c.constant = 0;
                 }
             }

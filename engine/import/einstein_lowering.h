@@ -87,7 +87,10 @@ struct NodeInput {
 struct NodeInfo {
     std::int64_t id = 0;
     std::string type;
-    std::string opName; ///< e.g. "Dot.12"
+    std::string opName; ///< e.g. "Dot.12", or "Dot.12@2" for the second definition of id 12
+    /// The output shape (raw extents) the node's first reader declares in its input_dict, if any.
+    std::optional<std::vector<std::int64_t>> readerShape;
+    std::string nameSuffix; ///< "" or "@2", "@3", ... for a redefined id
 };
 
 /// What lowering one node needs from the importer and gives back.
@@ -99,6 +102,8 @@ struct LoweringContext {
     std::vector<NodeInput> inputs; ///< one per node input, in order (input0, input1, ...)
     /// Filled for inputs that were new externals: the value created for them (the importer keeps it).
     std::vector<std::optional<Value>> createdExternals;
+    /// What lowering accepted but the user should know (the importer names the node).
+    std::vector<NodeError> warnings;
 };
 
 /// Lowers all statements of the node's kernel; returns the node's output value or nothing with

@@ -163,6 +163,28 @@ private slots:
             << 1 << "mm"
             << "x"
             << "declared shape [2,5] but the operand's axes give [2,4]";
+        // A Slice reads a region of its input (the IR has no offsets), never more than the tensor,
+        // and writes all of its output.
+        QTest::addRow("slice reads more than its input holds") << GraphChange([](Graph& g) {
+            g = Graph {};
+            const TensorId x = g.addTensor("x", { 2, 3 }, DType::F16, TensorRole::Activation);
+            const TensorId y = g.addTensor("y", { 2, 4 }, DType::F16, TensorRole::Output);
+            g.addInput(x);
+            g.addOutput(y);
+            g.addOp("crop", OpKind::Slice, { { "m", 2 }, { "n", 4 } }, { { y, kMN }, { x, kMN } });
+        }) << 1 << "crop"
+                                                               << "x"
+                                                               << "declared shape [2,3] but the operand's axes give [2,4]";
+        QTest::addRow("slice writes a region of its output") << GraphChange([](Graph& g) {
+            g = Graph {};
+            const TensorId x = g.addTensor("x", { 2, 4 }, DType::F16, TensorRole::Activation);
+            const TensorId y = g.addTensor("y", { 2, 4 }, DType::F16, TensorRole::Output);
+            g.addInput(x);
+            g.addOutput(y);
+            g.addOp("crop", OpKind::Slice, { { "m", 2 }, { "n", 3 } }, { { y, kMN }, { x, kMN } });
+        }) << 1 << "crop"
+                                                             << "y"
+                                                             << "declared shape [2,4] but the operand's axes give [2,3]";
         QTest::addRow("rank mismatch") << GraphChange([](Graph& g) {
             g = Graph {};
             const TensorId x = g.addTensor("x", { 2, 4, 1 }, DType::F16, TensorRole::Activation);
@@ -331,6 +353,26 @@ private slots:
         if (!tensor.isEmpty())
             QVERIFY2(QString::fromStdString(match->message).contains(tensor), match->message.c_str());
         QCOMPARE(toString(*match), match->message);
+    }
+
+    void sliceMayReadARegionOfItsInput()
+    {
+        Graph g;
+        const TensorId x = g.addTensor("x", { 2, 8 }, DType::F16, TensorRole::Activation);
+        const TensorId y = g.addTensor("y", { 2, 3 }, DType::F16, TensorRole::Output);
+        g.addInput(x);
+        g.addOutput(y);
+        g.addOp("crop", OpKind::Slice, { { "m", 2 }, { "n", 3 } }, { { y, kMN }, { x, kMN } });
+        const auto errors = g.validate();
+        QVERIFY2(errors.empty(), describe(errors).constData());
+        // The same region read by an elementwise op is a shape error.
+        Graph h;
+        const TensorId a = h.addTensor("a", { 2, 8 }, DType::F16, TensorRole::Activation);
+        const TensorId b = h.addTensor("b", { 2, 3 }, DType::F16, TensorRole::Output);
+        h.addInput(a);
+        h.addOutput(b);
+        h.addOp("neg", OpKind::Unary, { { "m", 2 }, { "n", 3 } }, { { b, kMN }, { a, kMN } });
+        QCOMPARE(h.validate().size(), std::size_t(1));
     }
 
     void allProblemsAreReportedTogether()
