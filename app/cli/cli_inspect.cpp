@@ -101,6 +101,9 @@ namespace {
             io.err << QString::fromStdString(import::toString(prefix.toStdString(), issue)) << "\n";
         if (!result.ok())
             return std::nullopt;
+        // What the importer accepted but the user should know (an export's slips, a dim taken as given).
+        for (const import::ImportIssue& issue : result.warnings)
+            io.err << "warning: " << QString::fromStdString(import::toString(prefix.toStdString(), issue)) << "\n";
         return std::move(result.graph);
     }
 

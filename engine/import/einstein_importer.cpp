@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <deque>
 #include <map>
+#include <unordered_map>
 #include <set>
 
 #include "engine/core/json_text.h"
@@ -87,10 +89,31 @@ namespace {
                 keepUnreadOutputs();
                 emit();
             }
+            collapseRepeatedWarnings();
             return std::move(m_result);
         }
 
     private:
+        // Layers repeat their slips: one warning per distinct message, naming where it first
+        // occurs and how many other places have it.
+        void collapseRepeatedWarnings()
+        {
+            std::vector<ImportIssue> kept;
+            std::map<std::string, std::pair<std::size_t, std::size_t>> seen; // message -> (kept index, repeats)
+            for (ImportIssue& warning : m_result.warnings) {
+                const auto [it, fresh] = seen.try_emplace(warning.message, kept.size(), 0);
+                if (fresh)
+                    kept.push_back(std::move(warning));
+                else
+                    ++it->second.second;
+            }
+            for (const auto& [message, place] : seen) {
+                if (place.second > 0)
+                    kept[place.first].location += " and " + std::to_string(place.second) + " more like it";
+            }
+            m_result.warnings = std::move(kept);
+        }
+
         bool error(std::string location, std::string message)
         {
             if (m_result.errors.size() < kMaxErrors)
@@ -216,14 +239,23 @@ namespace {
         // Kernels are parsed up front so that a node can see what its first reader declares for it.
         void parseKernels()
         {
-            m_kernels.resize(m_nodes.size());
+            m_kernels.assign(m_nodes.size(), nullptr);
             m_syntax.resize(m_nodes.size());
             m_readerShape.resize(m_nodes.size());
             std::map<std::int64_t, std::size_t> latest;
+            // Layers repeat the same kernel texts: each distinct text is parsed once.
+            std::unordered_map<std::string_view, std::pair<const Kernel*, SyntaxError>> parsed;
             for (std::size_t n = 0; n < m_nodes.size(); ++n) {
                 const RawNode& node = m_nodes[n];
-                if (node.kernel.find_first_not_of(" \t\r\n") != std::string::npos)
-                    m_kernels[n] = parseKernel(node.kernel, m_syntax[n]);
+                if (node.kernel.find_first_not_of(" \t\r\n") != std::string::npos) {
+                    auto [it, fresh] = parsed.try_emplace(node.kernel, nullptr, SyntaxError {});
+                    if (fresh) {
+                        if (auto kernel = parseKernel(node.kernel, it->second.second))
+                            it->second.first = &m_uniqueKernels.emplace_back(std::move(*kernel));
+                    }
+                    m_kernels[n] = it->second.first;
+                    m_syntax[n] = it->second.second;
+                }
                 for (std::size_t k = 0; k < node.inputs.size(); ++k) {
                     const auto producer = latest.find(node.inputs[k].first);
                     if (producer == latest.end() || m_readerShape[producer->second] || !m_kernels[n])
@@ -600,7 +632,8 @@ namespace {
         ImportResult m_result;
         std::vector<RawNode> m_nodes;
         std::vector<NodeState> m_state; ///< per element of m_nodes
-        std::vector<std::optional<Kernel>> m_kernels; ///< per element; none: no kernel text or a syntax error
+        std::deque<Kernel> m_uniqueKernels; ///< one per distinct kernel text (stable addresses)
+        std::vector<const Kernel*> m_kernels; ///< per element; null: no kernel text or a syntax error
         std::vector<SyntaxError> m_syntax;
         std::vector<std::optional<std::vector<std::int64_t>>> m_readerShape; ///< what the first reader declares
         std::map<std::int64_t, std::vector<std::size_t>> m_definitions; ///< node id -> its elements, in file order
