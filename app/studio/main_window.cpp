@@ -426,6 +426,8 @@ elk::run::Workspace MainWindow::currentWorkspace() const
     workspace.run.batch = run.batch;
     workspace.run.seqLen = run.seqLen;
     workspace.run.kvLen = run.kvLen;
+    workspace.run.dims = run.dims;
+    workspace.run.inputShapes = run.inputShapes;
     for (const QString& kind : RunViews::tabKinds())
         workspace.views.open.push_back(kind.toStdString());
     workspace.views.current = m_views->currentKind().toStdString();
@@ -730,6 +732,8 @@ void MainWindow::applyRunSpecToControls(const elk::run::RunSpec& spec)
     run.batch = spec.batch;
     run.seqLen = spec.seqLen;
     run.kvLen = spec.kvLen;
+    run.dims = spec.dims;
+    run.inputShapes = spec.inputShapes;
     m_modelPane->setRunParameters(run);
     m_runTemplate.designs = spec.designs;
     m_runTemplate.preloadNocThreshold = spec.options.preloadNocThreshold;

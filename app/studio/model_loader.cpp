@@ -101,12 +101,14 @@ std::shared_ptr<const ModelSnapshot> loadOrThrow(const QString& pathOrName, cons
 
     // Every other format goes through the engine's loader, bound to the run's phase and sizes.
     const bool train = run.phase == elk::run::Phase::Train;
-    const elk::run::ModelStep step { run.phase, run.batch, run.seqLen, train ? 0 : run.kvLen, {}, {} };
+    const elk::run::ModelStep step { run.phase, run.batch, run.seqLen, train ? 0 : run.kvLen, run.dims,
+        run.inputShapes };
     elk::run::ModelLoadResult loaded = elk::run::loadModel(requested, step);
     if (!loaded.ok()) {
         QStringList lines;
         appendFirstProblems(lines, loaded.errors, [](const std::string& error) { return text(error); });
         snapshot->error = lines.join(QLatin1Char('\n'));
+        snapshot->freeDims = std::move(loaded.freeDims); // the pane asks for their sizes
         return snapshot;
     }
     snapshot->description = text(loaded.model->description);

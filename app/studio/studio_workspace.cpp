@@ -30,6 +30,8 @@ elk::widgets::RunParameters runParametersOf(const elk::run::RunRequest& request)
     run.batch = request.batch.value_or(1);
     run.seqLen = request.seqLen.value_or(decode ? 1 : 2048);
     run.kvLen = request.kvLen.value_or(decode ? 2048 : 0);
+    run.dims = request.dims;
+    run.inputShapes = request.inputShapes;
     return run;
 }
 

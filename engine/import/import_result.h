@@ -51,13 +51,33 @@ struct ImportIssue {
     bool operator==(const ImportIssue&) const = default;
 };
 
+/// A dim of a graph input that no binding gives a size, for a form that asks the user for it.
+struct FreeDim {
+    std::string input; ///< the graph input
+    int axis = 0;
+    std::string name; ///< the file's dim_param; empty for an unnamed dim
+    std::vector<std::int64_t> fileShape; ///< the input's shape as the file gives it, 0 where free
+    std::int64_t suggested = 1; ///< a size to start from (see suggestedSize), not a claim
+};
+
 /// What an importer returns. On errors the graph is unspecified (possibly partial) and must not be used.
 struct ImportResult {
     model::Graph graph;
     std::vector<ImportIssue> errors;   ///< non-empty: the import failed
     std::vector<ImportIssue> warnings; ///< the import succeeded, but something was approximated
+    std::vector<FreeDim> freeDims; ///< unbound input dims (each also an error), in input and axis order
     bool ok() const { return errors.empty(); }
 };
+
+/// A starting size for a free dim: the run's batch for a leading or batch-named dim, the run's
+/// sequence length for a sequence-named one, 224 for the height / width of an image input
+/// [N, C <= 4, H, W] (the usual classifier size), else 1.
+std::int64_t suggestedSize(const std::string& name, int axis, const std::vector<std::int64_t>& fileShape,
+    std::int64_t batch, std::int64_t seqLen);
+
+/// Bindings that give every free dim its size: named dims by name, an input with an unnamed dim by
+/// its whole shape (the file's sizes where it has them).
+DimBindings bindFreeDims(const std::vector<FreeDim>& dims, const std::vector<std::int64_t>& sizes);
 
 /// "FILE: location: message" (location omitted when empty).
 std::string toString(const std::string& file, const ImportIssue& issue);

@@ -208,6 +208,19 @@ namespace {
                     + " dims; expected " + shapeOption());
             return false;
         }
+        std::vector<std::int64_t> fileShape;
+        for (int i = 0; i < rank; ++i) {
+            const auto& dim = tensor.shape().dim(i);
+            fileShape.push_back(dim.has_dim_value() && dim.dim_value() > 0 ? dim.dim_value() : 0);
+        }
+        // Every free dim of the input is reported (and listed for a form that asks for it), not only the first.
+        bool free = false;
+        const auto noteFree = [&](int axis, const std::string& name) {
+            free = true;
+            ctx.freeDims.push_back({ info.name(), axis, name, fileShape,
+                suggestedSize(name, axis, fileShape, ctx.options.dims.batch.value_or(1),
+                    ctx.options.dims.seqLen.value_or(1)) });
+        };
         for (int i = 0; i < rank; ++i) {
             const auto& dim = tensor.shape().dim(i);
             if (givenShape != shapes.end()) {
@@ -233,7 +246,8 @@ namespace {
                 ctx.error(location,
                     "dim " + std::to_string(i) + " has neither a size nor a name; give the input's shape with "
                         + shapeOption());
-                return false;
+                noteFree(i, {});
+                continue;
             }
             bool isKv = false;
             const auto bound = lookupDim(ctx.options.dims, dim.dim_param(), isKv);
@@ -241,7 +255,8 @@ namespace {
                 ctx.error(location,
                     "dim " + std::to_string(i) + " is symbolic ('" + dim.dim_param() + "') and not bound; bind it with --dim "
                         + dim.dim_param() + "=N or " + shapeOption() + " (" + bindableNames() + ")");
-                return false;
+                noteFree(i, dim.dim_param());
+                continue;
             }
             if (*bound <= 0) {
                 ctx.error(location,
@@ -254,6 +269,8 @@ namespace {
             kvDim = kvDim || (isKv && rank >= 3 && i != rank - 1);
             v.shape.push_back(*bound);
         }
+        if (free)
+            return false;
         v.kvHint = kvDim || looksLikeKvCache(info.name());
         const auto elements = checkedElements(v.shape);
         if (!elements) {

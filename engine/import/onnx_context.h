@@ -121,6 +121,7 @@ struct Context {
     std::set<std::string> irNames; ///< op and tensor names handed out so far
     std::vector<ImportIssue> errors;
     std::vector<ImportIssue> warnings;
+    std::vector<FreeDim> freeDims;
 
     int addValue(std::string name);
     Value& value(int id) { return values.at(std::size_t(id)); }

@@ -111,6 +111,7 @@ namespace {
         }
         result.errors = std::move(ctx.errors);
         result.warnings = std::move(ctx.warnings);
+        result.freeDims = std::move(ctx.freeDims);
         return result;
     }
 

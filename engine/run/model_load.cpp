@@ -36,6 +36,7 @@ namespace {
     {
         for (const import::ImportIssue& issue : imported.errors)
             out.errors.push_back(import::toString(file, issue));
+        out.freeDims = std::move(imported.freeDims);
         if (!imported.ok())
             return;
         std::string description = prefix + describeStep(step, hasKvCache(imported.graph, step.kvLen));

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "engine/import/import_result.h"
 #include "engine/import/transformer_builder.h"
 #include "engine/model/graph.h"
 #include "engine/run/run_spec.h"
@@ -54,6 +55,8 @@ struct LoadedModel {
 struct ModelLoadResult {
     std::optional<LoadedModel> model;
     std::vector<std::string> errors; ///< "FILE: location: message", every problem found
+    /// Input dims no binding gave a size (each is also among the errors): what a form would ask for.
+    std::vector<import::FreeDim> freeDims;
     bool ok() const { return model.has_value(); }
 };
 

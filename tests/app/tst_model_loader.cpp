@@ -11,7 +11,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QPushButton>
+#include <QSpinBox>
+
 #include "app/studio/model_loader.h"
+#include "engine/import/onnx_test_models.h"
 #include "app/studio/studio_workspace.h"
 #include "widgets/model/model_pane.h"
 #include "widgets/model/op_table_model.h"
@@ -255,6 +259,61 @@ private slots:
         QCOMPARE(four->summary.bytesOf(elk::model::TensorRole::Weight), one->summary.bytesOf(elk::model::TensorRole::Weight));
         QCOMPARE(four->summary.bytesOf(elk::model::TensorRole::KvCache), 4 * one->summary.bytesOf(elk::model::TensorRole::KvCache));
         QVERIFY(four->summary.flops > 3 * one->summary.flops);
+    }
+
+    // An export with a dynamic batch and image size (x: [n, 3, ?, ?], as paddle2onnx writes them):
+    // the load fails, the pane asks for the three sizes, and the bindings it gives load the model.
+    void freeDimsAreAskedForThenBound()
+    {
+        namespace t = elk::import::onnxtest;
+        t::Model onnx;
+        onnx.graph.inputs = { { "x", t::kFloat, { "n", 3, 0, 0 } } };
+        onnx.graph.outputs = { { "y", t::kFloat, { "n", 3, 0, 0 } } };
+        onnx.graph.nodes = { { "Relu", { "x" }, { "y" } } };
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("dynamic.onnx"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            const std::string bytes = t::serialize(onnx);
+            QCOMPARE(file.write(bytes.data(), qint64(bytes.size())), qint64(bytes.size()));
+        }
+        const auto unbound = loadModelSnapshot(path, RunParameters {});
+        QVERIFY(!unbound->ok());
+        QVERIFY2(unbound->error.contains(QStringLiteral("--input-shape x=?,3,?,?")), qPrintable(unbound->error));
+        QCOMPARE(unbound->freeDims.size(), std::size_t(3));
+        QCOMPARE(unbound->freeDims[0].name, std::string("n"));
+        QCOMPARE(unbound->freeDims[1].axis, 2);
+        QCOMPARE(unbound->freeDims[2].suggested, std::int64_t(224)); // an image's width
+
+        elk::widgets::ModelPane pane;
+        pane.setSnapshot(unbound);
+        auto* form = pane.findChild<QWidget*>(QStringLiteral("freeDims"));
+        QVERIFY(form);
+        QVERIFY(!form->isHidden());
+        auto* height = form->findChild<QSpinBox*>(QStringLiteral("freeDim1"));
+        auto* width = form->findChild<QSpinBox*>(QStringLiteral("freeDim2"));
+        QVERIFY(height && width);
+        QCOMPARE(height->value(), 224);
+        height->setValue(640);
+        width->setValue(480);
+        QSignalSpy changed(&pane, &elk::widgets::ModelPane::runParametersChanged);
+        form->findChild<QPushButton*>(QStringLiteral("bindFreeDims"))->click();
+        QCOMPARE(changed.count(), 1);
+        const auto run = changed.front().front().value<RunParameters>();
+        QCOMPARE(run.dims.at("n"), std::int64_t(1));
+        QCOMPARE(run.inputShapes.at("x"), (std::vector<std::int64_t> { 1, 3, 640, 480 }));
+        QCOMPARE(pane.runParameters(), run);
+
+        const auto bound = loadModelSnapshot(path, run);
+        QVERIFY2(bound->ok(), qPrintable(bound->error));
+        QVERIFY(bound->freeDims.empty());
+        const auto x = bound->graph->findTensor("x");
+        QVERIFY(x);
+        // The IR leaves out extent-1 axes: the batch of 1 is not an axis.
+        QCOMPARE(bound->graph->tensor(*x).shape, (std::vector<std::int64_t> { 3, 640, 480 }));
+        pane.setSnapshot(bound);
+        QVERIFY(form->isHidden());
     }
 
     void engineErrorsNameTheModel_data()

@@ -192,9 +192,20 @@ private slots:
         const Imported byShape = importModel(m, options);
         QVERIFY2(byShape.result.ok(), errorsText(byShape.result).c_str());
         QCOMPARE(byShape.result.graph.totalFlops(), std::int64_t(2 * 5 * 8 * 4));
-        // Unbound: the message names the option that would bind it.
+        // Unbound: each free dim is an error naming the option that would bind it, and is listed
+        // (for the app's form) with a suggested size; those sizes bind the input whole.
         const Imported unbound = importModel(m, {});
-        QCOMPARE(unbound.result.errors.size(), std::size_t(1));
+        QCOMPARE(unbound.result.errors.size(), std::size_t(2));
+        QCOMPARE(unbound.result.freeDims.size(), std::size_t(2));
+        QCOMPARE(unbound.result.freeDims[0].name, std::string());
+        QCOMPARE(unbound.result.freeDims[1].name, std::string("p2o.DynamicDimension.1"));
+        QCOMPARE(unbound.result.freeDims[1].axis, 1);
+        QCOMPARE(unbound.result.freeDims[0].suggested, std::int64_t(1)); // a leading dim: the batch
+        import::ImportOptions suggested;
+        suggested.dims = import::bindFreeDims(unbound.result.freeDims, { 3, 8 });
+        QCOMPARE(suggested.dims.inputShapes.at("x"), (std::vector<std::int64_t> { 3, 8 }));
+        QCOMPARE(suggested.dims.named.at("p2o.DynamicDimension.1"), std::int64_t(8));
+        QVERIFY(importModel(m, suggested).result.ok());
         const std::string& message = unbound.result.errors.front().message;
         QVERIFY2(message.find("dim 0 has neither a size nor a name; give the input's shape with --input-shape x=?,?")
                 != std::string::npos, message.c_str());

@@ -30,6 +30,7 @@
 
 #include "engine/import/transformer_builder.h"
 #include "engine/run/model_load.h"
+#include "widgets/model/free_dims_form.h"
 #include "widgets/model/model_summary_view.h"
 #include "widgets/model/op_table_model.h"
 #include "widgets/model/quantity_format.h"
@@ -120,9 +121,20 @@ ModelPane::ModelPane(QWidget* parent)
     splitter->setStretchFactor(1, 3);
     splitter->setSizes({ 2, 3 }); // proportions: the summary's figures stay readable above the table
 
+    m_freeDims = new FreeDimsForm;
+    m_freeDims->setObjectName(QStringLiteral("freeDims"));
+    connect(m_freeDims, &FreeDimsForm::bindRequested, this, [this](const elk::import::DimBindings& bindings) {
+        for (const auto& [name, size] : bindings.named)
+            m_dims[name] = size;
+        for (const auto& [input, shape] : bindings.inputShapes)
+            m_inputShapes[input] = shape;
+        emit runParametersChanged(runParameters());
+    });
+
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildSourceRow());
     layout->addWidget(buildRunBox());
+    layout->addWidget(m_freeDims);
     layout->addWidget(splitter, 1);
 
     rebuildRecentMenu();
@@ -272,6 +284,8 @@ RunParameters ModelPane::runParameters() const
     run.batch = m_batch->value();
     run.seqLen = m_seqLen->value();
     run.kvLen = run.phase == Phase::Train ? 0 : m_kvLen->value();
+    run.dims = m_dims;
+    run.inputShapes = m_inputShapes;
     return run;
 }
 
@@ -283,6 +297,8 @@ void ModelPane::setRunParameters(const RunParameters& run)
     m_batch->setValue(int(std::clamp<std::int64_t>(run.batch, 1, elk::run::kMaxBatch)));
     m_seqLen->setValue(int(std::clamp<std::int64_t>(run.seqLen, 1, elk::run::kMaxTokens)));
     m_kvLen->setValue(int(std::clamp<std::int64_t>(run.kvLen, 0, elk::run::kMaxTokens)));
+    m_dims = run.dims;
+    m_inputShapes = run.inputShapes;
     m_shownPhase = run.phase;
     m_updating = false;
 }
@@ -334,8 +350,7 @@ void ModelPane::onBundledActivated(int index)
     const std::vector<Phase> phases = phasesOf(model);
     if (!phases.empty() && std::find(phases.begin(), phases.end(), runParameters().phase) == phases.end())
         m_phase->setCurrentIndex(m_phase->findData(int(phases.front()))); // emits runParametersChanged
-    showModelSource(model);
-    emit modelRequested(model);
+    requestModel(model);
 }
 
 void ModelPane::onOpenClicked()
@@ -343,10 +358,8 @@ void ModelPane::onOpenClicked()
     const QStringList recent = recentFiles();
     const QString folder = recent.isEmpty() ? QString() : QFileInfo(recent.front()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), folder, fileDialogFilter());
-    if (!path.isEmpty()) {
-        showModelSource(path);
-        emit modelRequested(path);
-    }
+    if (!path.isEmpty())
+        requestModel(path);
 }
 
 QString ModelPane::fileDialogFilter()
@@ -397,10 +410,7 @@ void ModelPane::rebuildRecentMenu()
         action->setToolTip(path);
         action->setStatusTip(path);
         action->setEnabled(exists);
-        connect(action, &QAction::triggered, this, [this, path] {
-            showModelSource(path);
-            emit modelRequested(path);
-        });
+        connect(action, &QAction::triggered, this, [this, path] { requestModel(path); });
     }
     if (!files.isEmpty()) {
         m_recentMenu->addSeparator();
@@ -430,6 +440,7 @@ void ModelPane::setSnapshot(std::shared_ptr<const ModelSnapshot> snapshot)
     m_snapshot = std::move(snapshot);
     m_summary->setSummary(m_snapshot);
     m_ops->setSnapshot(m_snapshot);
+    m_freeDims->setFreeDims(m_snapshot ? m_snapshot->freeDims : std::vector<elk::import::FreeDim> {});
     showModelSource(m_snapshot ? m_snapshot->filePath : QString());
     if (m_snapshot && m_snapshot->ok() && !m_snapshot->isBundled())
         addRecentFile(m_snapshot->filePath);
@@ -448,6 +459,7 @@ void ModelPane::showLoading(const QString& pathOrBundledName)
     m_summary->showLoading(pathOrBundledName.startsWith(kBundledPrefix) ? pathOrBundledName.mid(kBundledPrefix.size())
                                                                         : pathOrBundledName);
     m_ops->setSnapshot(nullptr);
+    m_freeDims->setFreeDims({});
     showModelSource(pathOrBundledName);
     updateOpCount();
 }
@@ -512,8 +524,18 @@ void ModelPane::dropEvent(QDropEvent* event)
     if (path.isEmpty())
         return;
     event->acceptProposedAction();
-    showModelSource(path);
-    emit modelRequested(path);
+    requestModel(path);
+}
+
+void ModelPane::requestModel(const QString& pathOrBundledName)
+{
+    // Sizes given for one file's free dims mean nothing for another.
+    if (!m_snapshot || m_snapshot->filePath != pathOrBundledName) {
+        m_dims.clear();
+        m_inputShapes.clear();
+    }
+    showModelSource(pathOrBundledName);
+    emit modelRequested(pathOrBundledName);
 }
 
 } // namespace elk::widgets

@@ -26,6 +26,7 @@ class QToolButton;
 
 namespace elk::widgets {
 
+class FreeDimsForm;
 class ModelSummaryView;
 class OpTableModel;
 
@@ -36,7 +37,8 @@ class OpTableModel;
 /// The pane never loads anything: it asks (modelRequested, runParametersChanged) and shows the
 /// snapshot it is given. Recent files live in QSettings (UI state only).
 /// Child objectNames for tests: bundledModels, openModel, recentModels, phase, batch, seqLen, kvLen,
-/// fixedShapesNote, opFilter, opCount, opTable, modelSummary.
+/// fixedShapesNote, freeDims (a FreeDimsForm, shown when the file leaves input dims free), opFilter,
+/// opCount, opTable, modelSummary.
 class ModelPane : public QWidget {
     Q_OBJECT
 public:
@@ -98,6 +100,8 @@ private:
     void rebuildRecentMenu();
     void updateOpCount();
     void showModelSource(const QString& pathOrBundledName);
+    /// The user picked a model: free-dim sizes of another file are dropped, then modelRequested.
+    void requestModel(const QString& pathOrBundledName);
     static QString droppedModel(const QMimeData* mime);
 
     std::shared_ptr<const ModelSnapshot> m_snapshot;
@@ -110,6 +114,9 @@ private:
     QSpinBox* m_seqLen = nullptr;
     QSpinBox* m_kvLen = nullptr;
     QLabel* m_fixedShapesNote = nullptr;
+    FreeDimsForm* m_freeDims = nullptr;
+    std::map<std::string, std::int64_t> m_dims; ///< RunParameters::dims
+    std::map<std::string, std::vector<std::int64_t>> m_inputShapes; ///< RunParameters::inputShapes
     ModelSummaryView* m_summary = nullptr;
     OpTableModel* m_ops = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;

@@ -3,11 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <QString>
 #include <QStringList>
 
+#include "engine/import/import_result.h"
 #include "engine/model/graph.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/model/graph_summary.h"
@@ -21,6 +25,10 @@ struct RunParameters {
     std::int64_t batch = 1;
     std::int64_t seqLen = 1;
     std::int64_t kvLen = 2048;
+    /// Free dims of the model file, bound by name, and whole input shapes (also for unnamed dims):
+    /// what elk's --dim and --input-shape give.
+    std::map<std::string, std::int64_t> dims;
+    std::map<std::string, std::vector<std::int64_t>> inputShapes;
     bool operator==(const RunParameters&) const = default;
 };
 
@@ -42,6 +50,9 @@ struct ModelSnapshot {
     QString description;
     /// Importer warnings ("FILE: location: message"); the model loaded anyway.
     QStringList warnings;
+    /// Input dims the file leaves free and no binding gave (the load failed for them): the pane asks
+    /// for their sizes.
+    std::vector<elk::import::FreeDim> freeDims;
 
     bool isBundled() const { return filePath.startsWith(QLatin1String("bundled:")); }
 
