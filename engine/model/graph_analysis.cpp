@@ -144,6 +144,39 @@ namespace {
         return best;
     }
 
+    /// Like longestRun, but two consecutive blocks still match when at most `tolerance` of their
+    /// steps differ (an export that wires a few ops of some layers differently, or lists a layer's
+    /// span twice): the run of blocks with the most blocks, starts tried at every offset of the first
+    /// block. O(n · p).
+    Run tolerantRun(const StepKeys& keys, int p, int tolerance)
+    {
+        const int n = int(keys.expr.size());
+        Run best;
+        if (p <= 0 || 2 * p > n)
+            return best;
+        std::vector<int> limit(std::size_t(n - p));
+        for (int i = 0; i < n - p; ++i)
+            limit[std::size_t(i)] = matchLimit(keys, std::size_t(i), std::size_t(p));
+        for (int start = 0; start < p && start + 2 * p <= n; ++start) {
+            int runStart = start;
+            int blocks = 1;
+            for (int b = start; b + 2 * p <= n; b += p) {
+                int mismatches = 0;
+                for (int i = b; i < b + p && mismatches <= tolerance; ++i)
+                    mismatches += (i - b) >= limit[std::size_t(i)] ? 1 : 0;
+                if (mismatches <= tolerance) {
+                    ++blocks;
+                } else {
+                    runStart = b + p;
+                    blocks = 1;
+                }
+                if (blocks >= 2 && blocks > best.count)
+                    best = Run { runStart, blocks };
+            }
+        }
+        return best;
+    }
+
     /// Block lengths worth trying, most promising first: a block repeated L times puts every
     /// expression it uses c times at spacing p (reached c occurrences later), so p collects about
     /// one hit per op of the run. Sorted by hits, then length; deterministic.
@@ -279,6 +312,30 @@ LayerStructure detectLayers(const Graph& graph, const std::vector<OpId>& order)
     };
     for (int p : candidateBlockLengths(keys, graph.expressions().size()))
         consider(p, false);
+    // Real exports are not always regular: when exact repetition covers less than two thirds of the
+    // ops, blocks that differ in at most 1 of 16 steps count as the same layer, if that covers at
+    // least a quarter more.
+    if (std::int64_t(bestRun.count) * bestLength * 3 < 2 * std::int64_t(n)) {
+        int tolerantLength = 0;
+        Run tolerant;
+        for (int p : candidateBlockLengths(keys, graph.expressions().size())) {
+            if (p < 16)
+                continue; // shorter blocks are matched exactly: one differing step is a sixteenth
+            const Run run = tolerantRun(keys, p, p / 16);
+            const std::int64_t covered = std::int64_t(run.count) * p;
+            if (run.count >= 2
+                && (covered > std::int64_t(tolerant.count) * tolerantLength
+                    || (covered == std::int64_t(tolerant.count) * tolerantLength && p < tolerantLength))) {
+                tolerant = run;
+                tolerantLength = p;
+            }
+        }
+        const std::int64_t exactCovered = std::int64_t(bestRun.count) * bestLength;
+        if (4 * std::int64_t(tolerant.count) * tolerantLength >= 5 * exactCovered && tolerant.count >= 2) {
+            bestRun = tolerant;
+            bestLength = tolerantLength;
+        }
+    }
     if (bestRun.count < 2 || std::int64_t(bestRun.count) * bestLength * kMinCoverageDivisor < n)
         return whole;
     // A block that is itself periodic (two identical halves) covers as much with a shorter length.

@@ -27,6 +27,7 @@
 // Distinct expressions (partition searches) are printed, not compared: we run the scores, mask and
 // softmax over the KV length where the artifact runs them over 1 position, so the sets differ.
 #include "engine/import/einstein_importer.h"
+#include "engine/model/graph_analysis.h"
 #include "engine/model/tensor_expr.h"
 
 #include <QTest>
@@ -131,8 +132,34 @@ private slots:
     void everyFileImports();
     void matchesTheArtifactParse_data();
     void matchesTheArtifactParse();
+    void layersAreFound_data();
+    void layersAreFound();
     void bertAlsoImportsAsAnEncoderPass();
 };
+
+// The layer counts the artifact is told with --layers (elk-reference.md §1.3): found from the graph,
+// although llama2-70 and gemma2 wire a few ops of some layers differently.
+void TestEinsteinReal::layersAreFound_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("layers");
+    QTest::addRow("llama2-13") << QStringLiteral("llama2-13") << 40;
+    QTest::addRow("llama2-70") << QStringLiteral("llama2-70") << 80;
+    QTest::addRow("opt-30") << QStringLiteral("opt-30") << 48;
+    QTest::addRow("gemma2") << QStringLiteral("gemma2") << 46;
+}
+
+void TestEinsteinReal::layersAreFound()
+{
+    if (!std::filesystem::is_directory(kCorpus))
+        QSKIP("the einstein corpus (../shared/corpus/einstein) is not present");
+    QFETCH(QString, model);
+    QFETCH(int, layers);
+    const auto result = import::importEinsteinFile((kCorpus / (model.toStdString() + ".json")).string(), decodeStep());
+    QVERIFY(result.ok());
+    const auto analysis = model::analyzeGraph(result.graph);
+    QCOMPARE(analysis.layers.layerCount, layers);
+}
 
 void TestEinsteinReal::everyFileImports_data()
 {
