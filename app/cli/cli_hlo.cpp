@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// elk hlo MODULE.mlir --system PRESET|FILE [--estimator roofline|icca:CHIP|table:CSV]... [--split linear|dependency]
+// elk hlo MODULE.mlir --system PRESET|FILE [--estimator roofline|icca:CHIP|table:CSV]... [--allow-unpriced] [--split linear|dependency]
 //         [--json OUT] [--csv OUT] [--trace OUT] [--chakra DIR] ; elk hlo MODULE.mlir --check ; elk hlo --list
 #include <chrono>
 #include <memory>
@@ -97,6 +97,9 @@ namespace {
                << ")\n"
                << "  step            " << seconds(result.stepSeconds) << "\n"
                << "  region cache    " << result.cacheHits << " hits, " << result.cacheMisses << " misses\n"
+               << (result.unpricedKernels > 0
+                          ? u"  unpriced        %1 kernels counted as 0 s (--allow-unpriced)\n"_s.arg(result.unpricedKernels)
+                          : QString())
                << "  wall            " << seconds(wallSeconds) << "\n";
         if (!result.unknownOps.empty()) {
             QStringList names;
@@ -142,8 +145,15 @@ int runHlo(const QStringList& args, Io io)
     const QCommandLineOption noCache(u"no-cache"_s, u"Neither read nor write the region cache."_s);
     const QCommandLineOption checkOnly(u"check"_s, u"Parse and verify only: exit 0, or 2 with the located error."_s);
     const QCommandLineOption list(u"list"_s, u"List the device and system presets."_s);
+    const QCommandLineOption allowUnpriced(u"allow-unpriced"_s,
+        u"Count kernels no estimator of the chain supports as 0 s, with a warning listing them (default: "
+        "the run fails and names them)."_s);
+    const QCommandLineOption dim(u"dim"_s,
+        u"?=N: the size of every dynamic dimension ('?') without a bound (default: such a module is refused "
+        "with the list of them)."_s,
+        u"?=N"_s);
     parser.addOptions({ system, estimator, split, noMerge, noFusion, tripCount, algorithm, part, json, csv, trace, chakra,
-        cache, noCache, checkOnly, list });
+        cache, noCache, checkOnly, list, allowUnpriced, dim });
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -173,6 +183,17 @@ int runHlo(const QStringList& args, Io io)
             problems << u"--split: '%1' is not linear or dependency"_s.arg(parser.value(split));
     }
     options.slice.merge = !parser.isSet(noMerge);
+    options.allowUnpriced = parser.isSet(allowUnpriced);
+    if (parser.isSet(dim)) {
+        const QString value = parser.value(dim);
+        bool ok = false;
+        const qint64 size = value.startsWith(u"?="_s) ? value.mid(2).toLongLong(&ok) : 0;
+        if (!ok || size < 1)
+            problems << u"--dim: '%1' is not ?=N with N ≥ 1 (StableHLO dims have no names: one size binds every "
+                        "unbounded '?')"_s.arg(value);
+        else
+            options.dynamicDimSize = size;
+    }
     options.fusion.enabled = !parser.isSet(noFusion);
     if (parser.isSet(algorithm)) {
         if (const auto chosen = hlo::collectiveAlgorithmFromString(parser.value(algorithm).toStdString()))

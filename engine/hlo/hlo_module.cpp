@@ -226,4 +226,110 @@ std::int64_t Module::declaredDeviceCount() const
     return largest > 0 ? largest : 1;
 }
 
+namespace {
+
+    bool unboundDynamic(const Type& type)
+    {
+        if (type.kind == TypeKind::Tuple)
+            return std::any_of(type.elements.begin(), type.elements.end(), [](const Type& t) { return unboundDynamic(t); });
+        for (std::size_t i = 0; i < type.dims.size(); ++i) {
+            if (type.dims[i] == kDynamicDim && !(i < type.bounds.size() && type.bounds[i] != kDynamicDim))
+                return true;
+        }
+        return false;
+    }
+
+    std::int64_t bindType(Type& type, std::int64_t size)
+    {
+        std::int64_t set = 0;
+        for (Type& element : type.elements)
+            set += bindType(element, size);
+        for (std::size_t i = 0; i < type.dims.size(); ++i) {
+            if (type.dims[i] == kDynamicDim && !(i < type.bounds.size() && type.bounds[i] != kDynamicDim)) {
+                type.dims[i] = size;
+                ++set;
+            }
+        }
+        return set;
+    }
+
+    void collectUses(const Region& region, std::vector<DynamicDimUse>& uses)
+    {
+        for (const Block& block : region.blocks) {
+            for (std::size_t a = 0; a < block.argumentTypes.size(); ++a) {
+                if (unboundDynamic(block.argumentTypes[a]))
+                    uses.push_back({ block.ops.empty() ? SourceLocation {} : block.ops.front().location,
+                        "block argument " + std::to_string(a) + " " + toString(block.argumentTypes[a]) });
+            }
+            for (const Op& op : block.ops) {
+                for (std::size_t k = 0; k < op.operandTypes.size(); ++k) {
+                    if (unboundDynamic(op.operandTypes[k]))
+                        uses.push_back({ op.location,
+                            op.name + " operand " + std::to_string(k) + " " + toString(op.operandTypes[k]) });
+                }
+                for (std::size_t k = 0; k < op.resultTypes.size(); ++k) {
+                    if (unboundDynamic(op.resultTypes[k]))
+                        uses.push_back({ op.location,
+                            op.name + " result " + std::to_string(k) + " " + toString(op.resultTypes[k]) });
+                }
+                for (const Region& nested : op.regions)
+                    collectUses(nested, uses);
+            }
+        }
+    }
+
+    std::int64_t bindRegion(Region& region, std::int64_t size)
+    {
+        std::int64_t set = 0;
+        for (Block& block : region.blocks) {
+            for (Type& type : block.argumentTypes)
+                set += bindType(type, size);
+            for (Op& op : block.ops) {
+                for (Type& type : op.operandTypes)
+                    set += bindType(type, size);
+                for (Type& type : op.resultTypes)
+                    set += bindType(type, size);
+                for (Region& nested : op.regions)
+                    set += bindRegion(nested, size);
+            }
+        }
+        return set;
+    }
+
+} // namespace
+
+std::vector<DynamicDimUse> unboundDynamicDims(const Module& module)
+{
+    std::vector<DynamicDimUse> uses;
+    for (const Function& function : module.functions) {
+        for (std::size_t a = 0; a < function.argumentTypes.size(); ++a) {
+            if (unboundDynamic(function.argumentTypes[a]))
+                uses.push_back({ function.location,
+                    "@" + function.name + " argument " + std::to_string(a) + " " + toString(function.argumentTypes[a]) });
+        }
+        for (std::size_t r = 0; r < function.resultTypes.size(); ++r) {
+            if (unboundDynamic(function.resultTypes[r]))
+                uses.push_back({ function.location,
+                    "@" + function.name + " result " + std::to_string(r) + " " + toString(function.resultTypes[r]) });
+        }
+        collectUses(function.body, uses);
+    }
+    return uses;
+}
+
+std::int64_t bindDynamicDims(Module& module, std::int64_t size)
+{
+    std::int64_t set = 0;
+    for (Function& function : module.functions) {
+        for (Type& type : function.argumentTypes)
+            set += bindType(type, size);
+        for (Type& type : function.resultTypes)
+            set += bindType(type, size);
+        set += bindRegion(function.body, size);
+    }
+    for (Type& type : module.valueTypes)
+        set += bindType(type, size);
+    return set;
+}
+
 } // namespace elk::hlo

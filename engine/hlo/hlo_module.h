@@ -167,6 +167,17 @@ struct Module {
     std::int64_t declaredDeviceCount() const;
 };
 
+/// Where a `?` dimension without a bound appears: an op's operand or result, a block argument, or a
+/// function's signature.
+struct DynamicDimUse {
+    SourceLocation location;
+    std::string where; ///< "stablehlo.dot_general result 0 tensor<?x4096xf32>", "@main argument 0 ..."
+};
+/// Every unbounded `?` of the module, in source order (bounded ones cost at their bound).
+std::vector<DynamicDimUse> unboundDynamicDims(const Module& module);
+/// Gives every unbounded `?` the size `size`, everywhere it is written; returns how many it set.
+std::int64_t bindDynamicDims(Module& module, std::int64_t size);
+
 /// Calls `visit(op, depth)` for every op of the function, in source order, nested regions after
 /// their parent op (depth 0 = the function body).
 template <typename Visit>

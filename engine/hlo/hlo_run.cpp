@@ -109,13 +109,38 @@ namespace {
 
 } // namespace
 
-HloRunResult runHloModule(const Module& module, const HloRunOptions& options, store::ResultStore* cache, RunControl& control)
+HloRunResult runHloModule(const Module& given, const HloRunOptions& options, store::ResultStore* cache, RunControl& control)
 {
+    // `?` dims without a bound: bound from the options on a copy, or the run is refused.
+    std::optional<Module> bound;
+    if (options.dynamicDimSize) {
+        bound = given;
+        bindDynamicDims(*bound, *options.dynamicDimSize);
+    }
+    const Module& module = bound ? *bound : given;
     HloRunResult result;
     result.moduleName = module.name.empty() ? "(anonymous)" : module.name;
     result.sourceFile = module.sourceName;
     result.fusionEnabled = options.fusion.enabled;
 
+    if (options.dynamicDimSize && *options.dynamicDimSize < 1) {
+        result.errors.push_back("--dim ?=" + std::to_string(*options.dynamicDimSize) + ": sizes must be >= 1");
+        result.status = RunStatus::Failed;
+        return result;
+    }
+    if (const auto dynamic = unboundDynamicDims(module); !dynamic.empty()) {
+        std::string list;
+        constexpr std::size_t kListed = 5;
+        for (std::size_t i = 0; i < dynamic.size() && i < kListed; ++i)
+            list += "\n  " + module.sourceName + ":" + std::to_string(dynamic[i].location.line) + ":"
+                + std::to_string(dynamic[i].location.column) + ": " + dynamic[i].where;
+        if (dynamic.size() > kListed)
+            list += "\n  ... and " + std::to_string(dynamic.size() - kListed) + " more";
+        result.errors.push_back(std::to_string(dynamic.size()) + " type(s) have a dynamic dimension ('?') with no "
+            + "bound, so their sizes are unknown; give one size to all of them with --dim ?=N:" + list);
+        result.status = RunStatus::Failed;
+        return result;
+    }
     const SystemPresetResult system = resolveSystemPreset(options.system);
     if (!system.ok()) {
         for (const PresetError& error : system.errors)
@@ -206,6 +231,7 @@ HloRunResult runHloModule(const Module& module, const HloRunOptions& options, st
         return result;
     }
 
+    std::vector<std::uint32_t> unpriced; // kernels no estimator supports, in step order
     std::vector<std::pair<store::RegionCacheKey, store::CachedRegion>> toStore;
     std::vector<KernelEstimate> kernelEstimates(fusion.kernels.size());
     std::set<std::string> notes; // estimator notes, each said once
@@ -247,11 +273,14 @@ HloRunResult runHloModule(const Module& module, const HloRunOptions& options, st
             std::vector<std::vector<std::uint32_t>> assigned(chain.estimators.size());
             for (std::uint32_t k : region.kernels) {
                 const Kernel& kernel = fusion.kernels[k];
-                for (std::size_t e = 0; e < chain.estimators.size(); ++e)
+                bool priced = false;
+                for (std::size_t e = 0; e < chain.estimators.size() && !priced; ++e)
                     if (chain.estimators[e]->supports(kernel, program)) {
                         assigned[e].push_back(k);
-                        break;
+                        priced = true;
                     }
+                if (!priced)
+                    unpriced.push_back(k);
             }
             std::set<std::string> names;
             bool allCached = true;
@@ -327,6 +356,33 @@ HloRunResult runHloModule(const Module& module, const HloRunOptions& options, st
         node.seconds = report.seconds;
         result.stepNodes.push_back(std::move(node));
         result.regions.push_back(std::move(report));
+    }
+    if (!unpriced.empty()) {
+        // A kernel nobody priced would count 0 s: a step time that looks like an answer and is not.
+        std::string tried;
+        for (const auto& estimator : chain.estimators)
+            tried += (tried.empty() ? "" : ", ") + estimator->name();
+        std::string list;
+        constexpr std::size_t kListed = 5;
+        for (std::size_t i = 0; i < unpriced.size() && i < kListed; ++i) {
+            const Kernel& kernel = fusion.kernels[unpriced[i]];
+            const FlatOp& first = program.ops.at(kernel.ops.front());
+            list += "\n  " + module.sourceName + ":" + std::to_string(first.op->location.line) + ":"
+                + std::to_string(first.op->location.column) + ": " + kernelLabel(program, kernel) + ", signature "
+                + kernel.signature;
+        }
+        if (unpriced.size() > kListed)
+            list += "\n  ... and " + std::to_string(unpriced.size() - kListed) + " more";
+        const std::string what = std::to_string(unpriced.size()) + " kernel(s) no estimator of the chain (" + tried
+            + ") supports";
+        if (!options.allowUnpriced) {
+            result.errors.push_back(what + "; add an estimator that prices them (e.g. --estimator roofline last), or "
+                + "--allow-unpriced to count them as 0 s:" + list);
+            result.status = RunStatus::Failed;
+            return result;
+        }
+        result.unpricedKernels = std::int64_t(unpriced.size());
+        result.warnings.push_back(what + " count as 0 s (--allow-unpriced):" + list);
     }
     if (cache != nullptr && !toStore.empty()) {
         std::string error;

@@ -36,6 +36,12 @@ struct HloRunOptions {
     /// Validation fits: predicted compute times are multiplied by this (the device's compute and
     /// memory efficiencies are divided by it). 1: the preset as it is.
     double efficiencyScale = 1;
+    /// A kernel no estimator of the chain supports fails the run (with the kernels named); true: it
+    /// is priced at 0 s, listed in a warning and counted in HloRunResult::unpricedKernels.
+    bool allowUnpriced = false;
+    /// The size of every `?` dimension without a bound (`--dim ?=N`); none: a module that has such
+    /// dims is refused with the list of them (never silently 1).
+    std::optional<std::int64_t> dynamicDimSize;
 };
 
 struct RegionReport {
@@ -88,6 +94,8 @@ struct HloRunResult {
     /// Region estimates served from the cache or from an identical region earlier in this run
     /// (repeated layers), and those computed.
     std::int64_t cacheHits = 0, cacheMisses = 0;
+    /// Kernels no estimator priced (only with HloRunOptions::allowUnpriced; they count 0 s).
+    std::int64_t unpricedKernels = 0;
     std::vector<std::string> warnings;
     std::vector<std::string> errors; ///< fatal
     RunStatus status = RunStatus::Completed;

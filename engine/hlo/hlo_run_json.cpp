@@ -19,6 +19,7 @@ std::string hloRunToJson(const HloRunResult& result)
     root["estimators"] = result.estimators;
     root["ops"] = result.opCount;
     root["unknown_ops"] = result.unknownOps;
+    root["unpriced_kernels"] = result.unpricedKernels;
     ordered_json regions = ordered_json::array();
     for (const RegionReport& region : result.regions) {
         ordered_json row;

@@ -54,11 +54,6 @@ class TestHloRun : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        if (!QFileInfo::exists(kHespas))
-            QSKIP("../shared/corpus/stablehlo/hespas is absent: the corpus is needed for these tests");
-    }
 
     // hespas's test_roofline: add of two 10×10 f32 at peak 100 FLOP/s and 50 B/s takes 24 s
     // (100 FLOPs → 1 s; 3 × 400 bytes → 24 s).
@@ -85,6 +80,8 @@ private slots:
 
     void jaxExampleReport()
     {
+        if (!QFileInfo::exists(kHespas))
+            QSKIP("../shared/corpus/stablehlo/hespas is absent: this test reads its jax_example.mlir");
         HloRunOptions options;
         options.system = "4x-a100-sxm-40gb";
         NullRunControl control;
@@ -127,6 +124,8 @@ private slots:
 
     void regionCacheServesTheSecondRun()
     {
+        if (!QFileInfo::exists(kHespas))
+            QSKIP("../shared/corpus/stablehlo/hespas is absent: this test reads its jax_example.mlir");
         QTemporaryDir dir;
         store::OpenResult opened = store::ResultStore::open(QString(dir.path() + u"/results.sqlite"_s).toStdString());
         QVERIFY(opened.store);
@@ -183,6 +182,72 @@ private slots:
         }
         QCOMPARE(fromTable, 1);
         QVERIFY(mixed.computeSeconds > 0.125);
+    }
+
+    // A chain that prices nothing must not answer 0 s: the run fails naming the kernels and the
+    // estimators tried, or (--allow-unpriced) warns and counts them.
+    void unpricedKernelsFailTheRun()
+    {
+        const Module module = parse(kDotModule);
+        QTemporaryDir dir;
+        const QString csv = dir.path() + u"/measured.csv"_s;
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("signature,seconds,source\n\"no such kernel\",0.5,bench\n");
+        file.close();
+        HloRunOptions options;
+        options.estimators = { "table:" + csv.toStdString() };
+        NullRunControl control;
+        const HloRunResult refused = runHloModule(module, options, nullptr, control);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.errors.size(), std::size_t(1));
+        const std::string& error = refused.errors.front();
+        QVERIFY2(error.find("kernel(s) no estimator of the chain (table:measured.csv) supports") != std::string::npos,
+            error.c_str());
+        QVERIFY2(error.find("test.mlir:4:") != std::string::npos, error.c_str()); // the dot_general's line
+        QVERIFY2(error.find("stablehlo.dot_general") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("--allow-unpriced") != std::string::npos, error.c_str());
+
+        options.allowUnpriced = true;
+        const HloRunResult allowed = runHloModule(module, options, nullptr, control);
+        QVERIFY(allowed.ok());
+        QVERIFY(allowed.unpricedKernels >= 2); // the dot_general + tanh kernel(s) and the gather
+        QCOMPARE(allowed.stepSeconds, 0.0);
+        QCOMPARE(json(allowed)[u"unpriced_kernels"_s].toInteger(), qint64(allowed.unpricedKernels));
+        const bool warned = std::any_of(allowed.warnings.begin(), allowed.warnings.end(),
+            [](const std::string& w) { return w.find("count as 0 s (--allow-unpriced)") != std::string::npos; });
+        QVERIFY(warned);
+        // With roofline last the chain prices everything again.
+        options.allowUnpriced = false;
+        options.estimators.push_back("roofline");
+        const HloRunResult priced = runHloModule(module, options, nullptr, control);
+        QVERIFY(priced.ok());
+        QCOMPARE(priced.unpricedKernels, std::int64_t(0));
+        QVERIFY(priced.stepSeconds > 0);
+    }
+
+    // `?` dims are never silently 1: refused with where they are, or bound with --dim ?=N.
+    void dynamicDimsAreBoundOrRefused()
+    {
+        const Module module = parse(R"(func.func @main(%a: tensor<?x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<?x4096xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x4096xf32>, tensor<4096x4096xf32>) -> tensor<?x4096xf32>
+  return %0 : tensor<?x4096xf32>
+})");
+        HloRunOptions options;
+        NullRunControl control;
+        const HloRunResult refused = runHloModule(module, options, nullptr, control);
+        QVERIFY(!refused.ok());
+        const std::string& error = refused.errors.front();
+        QVERIFY2(error.find("dynamic dimension ('?') with no bound") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("--dim ?=N") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("test.mlir:2:3: stablehlo.dot_general operand 0 tensor<?x4096xf32>") != std::string::npos,
+            error.c_str());
+        options.dynamicDimSize = 8;
+        const HloRunResult bound = runHloModule(module, options, nullptr, control);
+        QVERIFY2(bound.ok(), bound.errors.empty() ? "stopped" : bound.errors.front().c_str());
+        QCOMPARE(bound.totalFlops, 2.0 * 8 * 4096 * 4096);
+        options.dynamicDimSize = 0;
+        QVERIFY(!runHloModule(module, options, nullptr, control).ok());
     }
 
     void iccaEstimator()
