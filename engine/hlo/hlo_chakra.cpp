@@ -11,333 +11,111 @@
 #include <limits>
 #include <system_error>
 
-// Protobuf wire format written by hand from mlcommons/chakra schema/protobuf/et_def.proto (proto3,
-// package ChakraProtoMsg). Field numbers used:
-//   GlobalMetadata: version = 1 (string), attr = 2 (repeated AttributeProto)
-//   Node: id = 1 (uint64), name = 2, type = 3 (NodeType), ctrl_deps = 4, data_deps = 5 (repeated uint64),
-//         start_time_micros = 6, duration_micros = 7, inputs = 8, outputs = 9, attr = 10 (repeated AttributeProto)
-//   AttributeProto: name = 1, doc_string = 2, oneof value: int32_val = 7, int64_val = 9, uint32_val = 11,
-//         uint64_val = 13, sint32_val = 15, sint64_val = 17, bool_val = 27, string_val = 29
-// The stream is what Chakra's protolib encodeMessage writes: each message prefixed by its varint length.
-// We write like a proto3 encoder (packed repeated scalars, default scalars left out); the decoder also
-// reads unpacked data_deps and skips fields it does not know.
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/util/delimited_message_util.h>
+
+#include "engine/hlo/et_def.pb.h"
+
+// The trace is written and read with the classes protoc generates from et_def.proto (this folder),
+// each message prefixed by its varint length, as Chakra's protoio does. Attributes carry the value
+// type Chakra's ETFeederNode reads them with; the decoder reads them the same way, so a value
+// written under another type reads as absent here too.
 
 namespace elk::hlo {
 
 namespace {
 
-    enum WireType : unsigned { Varint = 0, Fixed64 = 1, LengthDelimited = 2, Fixed32 = 5 };
+    namespace pb = ChakraProtoMsg;
 
-    // ---- encoding ---------------------------------------------------------------------------------------
-
-    void putVarint(std::string& out, std::uint64_t value)
+    void addInt64(pb::Node& node, const char* name, std::int64_t value)
     {
-        while (value >= 0x80) {
-            out += static_cast<char>((value & 0x7F) | 0x80);
-            value >>= 7;
+        pb::AttributeProto* attr = node.add_attr();
+        attr->set_name(name);
+        attr->set_int64_val(value);
+    }
+
+    void addUint64(pb::Node& node, const char* name, std::uint64_t value)
+    {
+        pb::AttributeProto* attr = node.add_attr();
+        attr->set_name(name);
+        attr->set_uint64_val(value);
+    }
+
+    void addBool(pb::Node& node, const char* name, bool value)
+    {
+        pb::AttributeProto* attr = node.add_attr();
+        attr->set_name(name);
+        attr->set_bool_val(value);
+    }
+
+    void addString(pb::Node& node, const char* name, const std::string& value)
+    {
+        pb::AttributeProto* attr = node.add_attr();
+        attr->set_name(name);
+        attr->set_string_val(value);
+    }
+
+    std::int64_t asInt64(std::uint64_t value)
+    {
+        return value > std::uint64_t(std::numeric_limits<std::int64_t>::max()) ? std::numeric_limits<std::int64_t>::max()
+                                                                              : std::int64_t(value);
+    }
+
+    pb::Node toProto(const ChakraNode& node)
+    {
+        pb::Node out;
+        out.set_id(node.id);
+        out.set_name(node.name);
+        out.set_type(pb::NodeType(int(node.type)));
+        for (std::uint64_t dep : node.dataDeps)
+            out.add_data_deps(dep);
+        out.set_duration_micros(node.durationMicros);
+        addBool(out, "is_cpu_op", node.isCpuOp);
+        if (node.type == ChakraNodeType::Comp) {
+            addInt64(out, "num_ops", asInt64(node.numOps));
+            addUint64(out, "tensor_size", node.tensorSize);
         }
-        out += static_cast<char>(value);
-    }
-
-    void putTag(std::string& out, unsigned field, WireType wire)
-    {
-        putVarint(out, (std::uint64_t(field) << 3) | wire);
-    }
-
-    void putVarintField(std::string& out, unsigned field, std::uint64_t value)
-    {
-        putTag(out, field, Varint);
-        putVarint(out, value);
-    }
-
-    void putBytesField(std::string& out, unsigned field, std::string_view bytes)
-    {
-        putTag(out, field, LengthDelimited);
-        putVarint(out, bytes.size());
-        out.append(bytes.data(), bytes.size());
-    }
-
-    enum AttrField : unsigned {
-        AttrName = 1,
-        AttrInt32 = 7,
-        AttrInt64 = 9,
-        AttrUint32 = 11,
-        AttrUint64 = 13,
-        AttrSint32 = 15,
-        AttrSint64 = 17,
-        AttrBool = 27,
-        AttrString = 29
-    };
-
-    std::string attribute(std::string_view name, AttrField field, std::uint64_t value)
-    {
-        std::string out;
-        putBytesField(out, AttrName, name);
-        putVarintField(out, field, value); // oneof: written even when zero, so the value case is set
-        return out;
-    }
-
-    std::string attribute(std::string_view name, std::string_view text)
-    {
-        std::string out;
-        putBytesField(out, AttrName, name);
-        putBytesField(out, AttrString, text);
-        return out;
-    }
-
-    std::string encodeNode(const ChakraNode& node)
-    {
-        std::string out;
-        if (node.id != 0)
-            putVarintField(out, 1, node.id);
-        if (!node.name.empty())
-            putBytesField(out, 2, node.name);
-        if (node.type != ChakraNodeType::Invalid)
-            putVarintField(out, 3, std::uint64_t(node.type));
-        if (!node.dataDeps.empty()) {
-            std::string packed;
-            for (const std::uint64_t dep : node.dataDeps)
-                putVarint(packed, dep);
-            putBytesField(out, 5, packed);
-        }
-        if (node.durationMicros != 0)
-            putVarintField(out, 7, node.durationMicros);
-        putBytesField(out, 10, attribute("is_cpu_op", AttrBool, node.isCpuOp ? 1 : 0));
-        if (node.numOps != 0)
-            putBytesField(out, 10, attribute("num_ops", AttrUint64, node.numOps));
-        if (node.tensorSize != 0)
-            putBytesField(out, 10, attribute("tensor_size", AttrUint64, node.tensorSize));
-        // comm_type and comm_size as int64, like Chakra's own converters; ASTRA-sim reads any integer case.
         if (node.commType >= 0) {
-            putBytesField(out, 10, attribute("comm_type", AttrInt64, std::uint64_t(node.commType)));
-            putBytesField(out, 10, attribute("comm_size", AttrInt64, node.commSize));
+            addInt64(out, "comm_type", node.commType);
+            addInt64(out, "comm_size", asInt64(node.commSize));
         }
         if (!node.pgName.empty())
-            putBytesField(out, 10, attribute("pg_name", node.pgName));
+            addString(out, "pg_name", node.pgName);
         return out;
     }
 
-    // ---- decoding ---------------------------------------------------------------------------------------
-
-    /// A bounded view of the stream; offsets in errors are absolute byte positions in the whole input.
-    class Cursor {
-    public:
-        Cursor(std::string_view bytes, std::size_t base)
-            : m_bytes(bytes)
-            , m_base(base)
-        {
-        }
-
-        bool atEnd() const { return m_pos >= m_bytes.size(); }
-        std::size_t offset() const { return m_base + m_pos; }
-
-        bool varint(std::uint64_t& value, std::string& error)
-        {
-            const std::size_t start = offset();
-            value = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                if (atEnd()) {
-                    error = "byte " + std::to_string(start) + ": truncated varint";
-                    return false;
-                }
-                const auto byte = static_cast<unsigned char>(m_bytes[m_pos++]);
-                value |= std::uint64_t(byte & 0x7F) << shift;
-                if (!(byte & 0x80))
-                    return true;
-            }
-            error = "byte " + std::to_string(start) + ": varint longer than 10 bytes";
-            return false;
-        }
-
-        /// A length-delimited payload as a sub-cursor.
-        bool bytes(Cursor& inner, std::string& error)
-        {
-            const std::size_t start = offset();
-            std::uint64_t length = 0;
-            if (!varint(length, error))
-                return false;
-            if (length > m_bytes.size() - m_pos) {
-                error
-                    = "byte " + std::to_string(start) + ": message length " + std::to_string(length) + " past the end";
-                return false;
-            }
-            inner = Cursor(m_bytes.substr(m_pos, std::size_t(length)), offset());
-            m_pos += std::size_t(length);
-            return true;
-        }
-
-        bool skip(unsigned wire, std::string& error)
-        {
-            const std::size_t start = offset();
-            switch (wire) {
-            case Varint: {
-                std::uint64_t ignored = 0;
-                return varint(ignored, error);
-            }
-            case Fixed64:
-            case Fixed32: {
-                const std::size_t size = wire == Fixed64 ? 8 : 4;
-                if (m_bytes.size() - m_pos < size) {
-                    error = "byte " + std::to_string(start) + ": truncated fixed-width field";
-                    return false;
-                }
-                m_pos += size;
-                return true;
-            }
-            case LengthDelimited: {
-                Cursor ignored({}, 0);
-                return bytes(ignored, error);
-            }
-            default:
-                error = "byte " + std::to_string(start) + ": unknown wire type " + std::to_string(wire);
-                return false;
-            }
-        }
-
-        std::string_view text() const { return m_bytes; }
-
-    private:
-        std::string_view m_bytes;
-        std::size_t m_pos = 0;
-        std::size_t m_base = 0;
-    };
-
-    /// Reads a field tag; false with an error at a bad tag.
-    bool readTag(Cursor& cursor, unsigned& field, unsigned& wire, std::string& error)
+    ChakraNode fromProto(const pb::Node& in)
     {
-        const std::size_t start = cursor.offset();
-        std::uint64_t tag = 0;
-        if (!cursor.varint(tag, error))
-            return false;
-        field = unsigned(std::min<std::uint64_t>(tag >> 3, std::numeric_limits<unsigned>::max()));
-        wire = unsigned(tag & 7);
-        if (field == 0) {
-            error = "byte " + std::to_string(start) + ": field number 0";
-            return false;
+        ChakraNode node;
+        node.id = in.id();
+        node.name = in.name();
+        node.type = in.type() >= 0 && in.type() <= 7 ? ChakraNodeType(int(in.type())) : ChakraNodeType::Invalid;
+        node.dataDeps.assign(in.data_deps().begin(), in.data_deps().end());
+        node.durationMicros = in.duration_micros();
+        for (const pb::AttributeProto& attr : in.attr()) {
+            const std::string& name = attr.name();
+            if (name == "is_cpu_op" && attr.value_case() == pb::AttributeProto::kBoolVal)
+                node.isCpuOp = attr.bool_val();
+            else if (name == "num_ops" && attr.value_case() == pb::AttributeProto::kInt64Val)
+                node.numOps = std::uint64_t(std::max<std::int64_t>(0, attr.int64_val()));
+            else if (name == "tensor_size" && attr.value_case() == pb::AttributeProto::kUint64Val)
+                node.tensorSize = attr.uint64_val();
+            else if (name == "comm_type" && attr.value_case() == pb::AttributeProto::kInt64Val)
+                node.commType = attr.int64_val();
+            else if (name == "comm_size" && attr.value_case() == pb::AttributeProto::kInt64Val)
+                node.commSize = std::uint64_t(std::max<std::int64_t>(0, attr.int64_val()));
+            else if (name == "pg_name" && attr.value_case() == pb::AttributeProto::kStringVal)
+                node.pgName = attr.string_val();
         }
-        if (wire != Varint && wire != Fixed64 && wire != LengthDelimited && wire != Fixed32) {
-            error = "byte " + std::to_string(start) + ": unknown wire type " + std::to_string(wire);
-            return false;
-        }
-        return true;
+        return node;
     }
 
-    std::string wrongWire(const Cursor& cursor, const char* what)
+    void appendDelimited(std::string& out, const google::protobuf::MessageLite& message)
     {
-        return "byte " + std::to_string(cursor.offset()) + ": " + what + " has the wrong wire type";
-    }
-
-    bool decodeAttribute(Cursor cursor, ChakraNode& node, std::string& error)
-    {
-        std::string name;
-        std::uint64_t integer = 0;
-        bool hasInteger = false;
-        std::string text;
-        bool hasText = false;
-        while (!cursor.atEnd()) {
-            unsigned field = 0, wire = 0;
-            if (!readTag(cursor, field, wire, error))
-                return false;
-            if ((field == AttrName || field == AttrString) && wire == LengthDelimited) {
-                Cursor payload({}, 0);
-                if (!cursor.bytes(payload, error))
-                    return false;
-                (field == AttrName ? name : text) = std::string(payload.text());
-                hasText = hasText || field == AttrString;
-            } else if ((field == AttrInt32 || field == AttrInt64 || field == AttrUint32 || field == AttrUint64
-                           || field == AttrSint32 || field == AttrSint64 || field == AttrBool)
-                && wire == Varint) {
-                if (!cursor.varint(integer, error))
-                    return false;
-                if (field == AttrSint32 || field == AttrSint64) // zigzag
-                    integer = (integer >> 1) ^ (~(integer & 1) + 1);
-                if (field == AttrInt32 || field == AttrUint32 || field == AttrSint32)
-                    integer = std::uint64_t(std::int64_t(std::int32_t(std::uint32_t(integer))));
-                hasInteger = true;
-            } else if (!cursor.skip(wire, error)) {
-                return false;
-            }
-        }
-        if (name == "is_cpu_op" && hasInteger)
-            node.isCpuOp = integer != 0;
-        else if (name == "num_ops" && hasInteger)
-            node.numOps = integer;
-        else if (name == "tensor_size" && hasInteger)
-            node.tensorSize = integer;
-        else if (name == "comm_type" && hasInteger)
-            node.commType = std::int64_t(integer);
-        else if (name == "comm_size" && hasInteger)
-            node.commSize = integer;
-        else if (name == "pg_name" && hasText)
-            node.pgName = text;
-        return true;
-    }
-
-    bool decodeNode(Cursor cursor, ChakraNode& node, std::string& error)
-    {
-        while (!cursor.atEnd()) {
-            unsigned field = 0, wire = 0;
-            if (!readTag(cursor, field, wire, error))
-                return false;
-            std::uint64_t value = 0;
-            if (field == 1 && wire == Varint) {
-                if (!cursor.varint(node.id, error))
-                    return false;
-            } else if (field == 2 && wire == LengthDelimited) {
-                Cursor payload({}, 0);
-                if (!cursor.bytes(payload, error))
-                    return false;
-                node.name = std::string(payload.text());
-            } else if (field == 3 && wire == Varint) {
-                if (!cursor.varint(value, error))
-                    return false;
-                node.type = value <= 7 ? ChakraNodeType(value) : ChakraNodeType::Invalid;
-            } else if (field == 5 && wire == Varint) { // unpacked data_deps
-                if (!cursor.varint(value, error))
-                    return false;
-                node.dataDeps.push_back(value);
-            } else if (field == 5 && wire == LengthDelimited) { // packed data_deps (proto3 default)
-                Cursor packed({}, 0);
-                if (!cursor.bytes(packed, error))
-                    return false;
-                while (!packed.atEnd()) {
-                    if (!packed.varint(value, error))
-                        return false;
-                    node.dataDeps.push_back(value);
-                }
-            } else if (field == 7 && wire == Varint) {
-                if (!cursor.varint(node.durationMicros, error))
-                    return false;
-            } else if (field == 10 && wire == LengthDelimited) {
-                Cursor attr({}, 0);
-                if (!cursor.bytes(attr, error) || !decodeAttribute(attr, node, error))
-                    return false;
-            } else if (field == 1 || field == 3 || field == 7 || field == 10 || field == 2) {
-                error = wrongWire(cursor, "a known Node field");
-                return false;
-            } else if (!cursor.skip(wire, error)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    bool decodeMetadata(Cursor cursor, ChakraTrace& trace, std::string& error)
-    {
-        while (!cursor.atEnd()) {
-            unsigned field = 0, wire = 0;
-            if (!readTag(cursor, field, wire, error))
-                return false;
-            if (field == 1 && wire == LengthDelimited) {
-                Cursor payload({}, 0);
-                if (!cursor.bytes(payload, error))
-                    return false;
-                trace.version = std::string(payload.text());
-            } else if (!cursor.skip(wire, error)) {
-                return false;
-            }
-        }
-        return true;
+        google::protobuf::io::StringOutputStream stream(&out);
+        google::protobuf::util::SerializeDelimitedToZeroCopyStream(message, &stream);
     }
 
     ChakraCollective chakraCollectiveOf(CollectiveKind kind)
@@ -395,15 +173,11 @@ namespace {
 std::string encodeChakraTrace(const ChakraTrace& trace)
 {
     std::string out;
-    std::string metadata;
-    putBytesField(metadata, 1, trace.version);
-    putVarint(out, metadata.size());
-    out += metadata;
-    for (const ChakraNode& node : trace.nodes) {
-        const std::string message = encodeNode(node);
-        putVarint(out, message.size());
-        out += message;
-    }
+    pb::GlobalMetadata metadata;
+    metadata.set_version(trace.version);
+    appendDelimited(out, metadata);
+    for (const ChakraNode& node : trace.nodes)
+        appendDelimited(out, toProto(node));
     return out;
 }
 
@@ -414,22 +188,52 @@ ChakraDecodeResult decodeChakraTrace(std::string_view bytes)
         result.error = "byte 0: empty stream; a Chakra trace starts with a GlobalMetadata message";
         return result;
     }
-    Cursor stream(bytes, 0);
-    bool first = true;
-    while (!stream.atEnd()) {
-        Cursor message({}, 0);
-        if (!stream.bytes(message, result.error))
-            return result;
-        if (first) {
-            if (!decodeMetadata(message, result.trace, result.error))
+    // Lengths are read here so that a broken stream says where; each message is parsed by the
+    // generated class. Broken input is expected here: protobuf's own log stays quiet.
+    const google::protobuf::LogSilencer quiet;
+    std::size_t position = 0;
+    for (std::size_t index = 0; position < bytes.size(); ++index) {
+        const std::size_t start = position;
+        std::uint64_t length = 0;
+        int shift = 0;
+        while (true) {
+            if (position >= bytes.size()) {
+                result.error = "byte " + std::to_string(start) + ": truncated varint (a message length)";
                 return result;
-            first = false;
+            }
+            if (shift >= 64) {
+                result.error = "byte " + std::to_string(start) + ": varint longer than 10 bytes";
+                return result;
+            }
+            const auto byte = static_cast<unsigned char>(bytes[position++]);
+            length |= std::uint64_t(byte & 0x7F) << shift;
+            shift += 7;
+            if ((byte & 0x80) == 0)
+                break;
+        }
+        if (length > bytes.size() - position) {
+            result.error = "byte " + std::to_string(start) + ": message length " + std::to_string(length)
+                + " past the end (" + std::to_string(bytes.size() - position) + " byte(s) left)";
+            return result;
+        }
+        const char* data = bytes.data() + position;
+        position += std::size_t(length);
+        if (index == 0) {
+            pb::GlobalMetadata metadata;
+            if (!metadata.ParseFromArray(data, int(length))) {
+                result.error = "byte " + std::to_string(start) + ": the first message does not parse as GlobalMetadata";
+                return result;
+            }
+            result.trace.version = metadata.version();
             continue;
         }
-        ChakraNode node;
-        if (!decodeNode(message, node, result.error))
+        pb::Node node;
+        if (!node.ParseFromArray(data, int(length))) {
+            result.error = "byte " + std::to_string(start) + ": node " + std::to_string(index - 1)
+                + " does not parse as a Chakra Node";
             return result;
-        result.trace.nodes.push_back(std::move(node));
+        }
+        result.trace.nodes.push_back(fromProto(node));
     }
     return result;
 }
@@ -462,14 +266,27 @@ ChakraExport buildChakraExport(const std::vector<StepNode>& nodes, std::int64_t 
         return int(std::find(distinct.begin(), distinct.end(), group) - distinct.begin()) + 1;
     };
 
+    // A collective in a loop runs once per iteration: one node each, chained, so that the simulator
+    // sees every message (a compute node carries all iterations' work). Ids are renumbered: step
+    // node i becomes nodes first[i] .. last[i].
+    std::vector<std::uint64_t> first(nodes.size()), last(nodes.size());
+    std::uint64_t nextId = 0;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const bool repeated = nodes[i].kind == RegionKind::Communication && nodes[i].executions > 1;
+        const std::uint64_t copies = repeated ? std::uint64_t(std::max<long long>(1, std::llround(nodes[i].executions))) : 1;
+        first[i] = nextId;
+        nextId += copies;
+        last[i] = nextId - 1;
+    }
     for (std::int64_t rank = 0; rank < deviceCount; ++rank) {
         ChakraTrace trace;
         trace.version = "0.0.4"; // as hespas writes; ASTRA-sim does not check it
         for (std::size_t i = 0; i < nodes.size(); ++i) {
             const StepNode& step = nodes[i];
             ChakraNode node;
-            node.id = i;
-            node.dataDeps.assign(step.dependencies.begin(), step.dependencies.end());
+            node.id = first[i];
+            for (std::uint32_t dependency : step.dependencies)
+                node.dataDeps.push_back(last[dependency]);
             if (step.kind == RegionKind::Compute) {
                 node.type = ChakraNodeType::Comp;
                 node.name = step.label.empty() ? "COMP_NODE" : step.label;
@@ -495,7 +312,19 @@ ChakraExport buildChakraExport(const std::vector<StepNode>& nodes, std::int64_t 
                     node.commSize = wholeNumber(step.commBytesPerDevice);
                 }
             }
-            trace.nodes.push_back(std::move(node));
+            const std::uint64_t copies = last[i] - first[i] + 1;
+            if (copies == 1) {
+                trace.nodes.push_back(std::move(node));
+                continue;
+            }
+            for (std::uint64_t c = 0; c < copies; ++c) {
+                ChakraNode copy = node;
+                copy.id = first[i] + c;
+                if (c > 0)
+                    copy.dataDeps = { first[i] + c - 1 };
+                copy.name = node.name + " [iteration " + std::to_string(c + 1) + " of " + std::to_string(copies) + "]";
+                trace.nodes.push_back(std::move(copy));
+            }
         }
         chakra.traces.push_back(std::move(trace));
     }

@@ -4,8 +4,8 @@
 
 // Chakra execution traces (formats-and-presets §3.2; mlcommons/chakra schema/protobuf/et_def.proto):
 // one file per device, `<prefix>.<rank>.et`, a varint-length-delimited stream of a GlobalMetadata
-// message then one Node per step node. Encoded by hand from the public schema (no generated code,
-// no second protobuf), and decoded back for tests and for users who want to check a file.
+// message then one Node per trace node, written and read with the protoc-generated classes of
+// et_def.proto (this folder). A collective inside a loop is one node per iteration.
 
 #include "engine/hlo/hlo_step.h"
 

@@ -262,10 +262,12 @@ HloRunResult runHloModule(const Module& given, const HloRunOptions& options, sto
             report.collective = toString(info.kind);
             report.bytes = time.bytesSentPerDevice * kernel.executions;
             report.payloadBytes = info.operandBytes;
+            report.executions = kernel.executions;
             report.groupSize = info.groupSize;
             report.flops = kernel.flops * kernel.executions;
             node.collective = info;
             node.commBytesPerDevice = info.operandBytes;
+            node.executions = kernel.executions;
             node.label = report.collective + " " + humanBytes(info.operandBytes) + " ×" + std::to_string(info.groupSize)
                 + (kernel.executions != 1 ? " (" + std::to_string(std::int64_t(kernel.executions)) + " times)" : "");
         } else {

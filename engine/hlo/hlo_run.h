@@ -56,6 +56,7 @@ struct RegionReport {
     bool cached = false;
     // communication
     std::string collective; ///< "all_reduce", ...; empty for compute
+    double executions = 1; ///< comm: times the collective runs (a loop's trip count)
     double payloadBytes = 0; ///< the collective's per-device operand bytes
     std::int64_t groupSize = 0;
 };

@@ -31,7 +31,8 @@ std::string hloRunToJson(const HloRunResult& result)
         row["estimator"] = region.estimator;
         if (region.kind == RegionKind::Communication) {
             row["collective"] = region.collective;
-            row["bytes"] = region.payloadBytes;
+            row["bytes"] = region.payloadBytes; // one execution
+            row["executions"] = region.executions;
             row["wire_bytes"] = region.bytes;
             row["group_size"] = region.groupSize;
         } else {

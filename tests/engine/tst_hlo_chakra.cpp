@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/hlo/hlo_chakra.h"
+#include "engine/hlo/hlo_run.h"
 
 using namespace elk::hlo;
 
@@ -117,7 +118,9 @@ private slots:
     void knownBytes()
     {
         // Worked out by hand from et_def.proto: GlobalMetadata.version = field 1; Node.id = 1, type = 3,
-        // duration_micros = 7, attr = 10; AttributeProto.name = 1, bool_val = 27 (tag 27 << 3 = 0xD8 0x01).
+        // duration_micros = 7, attr = 10; AttributeProto.name = 1, bool_val = 27 (tag 27 << 3 = 0xD8 0x01),
+        // int64_val = 9 (tag 0x48), uint64_val = 13 (tag 0x68). A COMP node always carries num_ops
+        // (int64, as Chakra's feeder reads it) and tensor_size (uint64), zero included.
         ChakraTrace trace;
         trace.version = "0.0.4";
         ChakraNode node;
@@ -127,14 +130,22 @@ private slots:
         trace.nodes = { node };
         const QByteArray expected = QByteArray::fromHex("07"
                                                         "0a05302e302e34" // metadata
-                                                        "16"
+                                                        "34"
                                                         "0801"
                                                         "1804"
                                                         "3805" // node: id, type, duration
                                                         "520e"
                                                         "0a09"
                                                         "69735f6370755f6f70"
-                                                        "d80100"); // is_cpu_op=false
+                                                        "d80100" // is_cpu_op = false
+                                                        "520b"
+                                                        "0a07"
+                                                        "6e756d5f6f7073"
+                                                        "4800" // num_ops = 0 (int64_val)
+                                                        "520f"
+                                                        "0a0b"
+                                                        "74656e736f725f73697a65"
+                                                        "6800"); // tensor_size = 0 (uint64_val)
         QCOMPARE(bytesOf(encodeChakraTrace(trace)).toHex(), expected.toHex());
     }
 
@@ -181,8 +192,9 @@ private slots:
 
     void decodesWhatOtherEncodersWrite()
     {
-        // Unpacked data_deps, uint64 comm_size, an unknown field (ctrl_deps = 4) and an unknown
-        // attribute: all read or skipped.
+        // Unpacked data_deps, an unknown field (ctrl_deps = 4) and an unknown attribute: read or
+        // skipped. An attribute under another value type than Chakra's feeder reads (comm_size as
+        // uint64_val) reads as absent, as it does there: the trace would simulate nothing.
         std::string node;
         node += "\x08\x07"; // id 7
         node += "\x20\x03"; // ctrl_deps 3 (ignored)
@@ -193,6 +205,11 @@ private slots:
                                "\x68\x80\x01",
             14); // uint64_val 128
         node += "\x52" + std::string(1, char(size.size())) + size;
+        const std::string type("\x0a\x09"
+                               "comm_type"
+                               "\x48\x02",
+            13); // int64_val 2 (ALL_GATHER)
+        node += "\x52" + std::string(1, char(type.size())) + type;
         const std::string other("\x0a\x05"
                                 "other"
                                 "\x19"
@@ -210,7 +227,8 @@ private slots:
         QCOMPARE(int(decoded.trace.nodes.size()), 1);
         QCOMPARE(decoded.trace.nodes[0].id, std::uint64_t(7));
         QCOMPARE(decoded.trace.nodes[0].dataDeps, (std::vector<std::uint64_t> { 1, 2 }));
-        QCOMPARE(decoded.trace.nodes[0].commSize, std::uint64_t(128));
+        QCOMPARE(decoded.trace.nodes[0].commSize, std::uint64_t(0)); // uint64_val: not what the feeder reads
+        QCOMPARE(decoded.trace.nodes[0].commType, std::int64_t(2));
         QCOMPARE(decoded.trace.nodes[0].type, ChakraNodeType::CommColl);
     }
 
@@ -224,14 +242,14 @@ private slots:
         QTest::addRow("length past the end")
             << QByteArray::fromHex("0a0a05") << QStringLiteral("byte 0: message length 10 past the end");
         QTest::addRow("group wire type") << QByteArray::fromHex("020b00")
-                                         << QStringLiteral("byte 1: unknown wire type 3");
+                                         << QStringLiteral("byte 0: the first message does not parse as GlobalMetadata");
         QTest::addRow("varint longer than 10 bytes")
             << QByteArray::fromHex("ffffffffffffffffffffff01") << QStringLiteral("varint longer than 10 bytes");
         QTest::addRow("node with a truncated attribute") << QByteArray::fromHex("00"
                                                                                 "04"
                                                                                 "5205"
                                                                                 "0a09")
-                                                         << QStringLiteral("message length 5 past the end");
+                                                         << QStringLiteral("byte 1: node 0 does not parse as a Chakra Node");
     }
     void brokenInput()
     {
@@ -397,6 +415,69 @@ private slots:
             buildChakraExport({ computeStep(1e-3) }, 1), QString(file + QStringLiteral("/sub")).toStdString());
         QVERIFY(!error.empty());
         QVERIFY2(q(error).contains(file), error.c_str());
+    }
+
+    // A while of 10 iterations around a 4 MiB all_reduce: 10 collective nodes of 4 MiB each (the
+    // simulator sees 40 MiB, as the device sends), chained; the loop's compute carries 10 iterations.
+    void loopCollectivesRunPerIteration()
+    {
+        const char* text = R"(func.func @main(%arg0: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.while(%iterArg = %c0, %iterArg_0 = %arg0) : tensor<i32>, tensor<1024x1024xf32>
+   cond {
+    %c = stablehlo.constant dense<10> : tensor<i32>
+    %1 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %1 = stablehlo.multiply %iterArg_0, %iterArg_0 : tensor<1024x1024xf32>
+    %2 = "stablehlo.all_reduce"(%1) <{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    %c_1 = stablehlo.constant dense<1> : tensor<i32>
+    %3 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+    stablehlo.return %3, %2 : tensor<i32>, tensor<1024x1024xf32>
+  }
+  return %0#1 : tensor<1024x1024xf32>
+})";
+        const auto read = elk::hlo::readHloText(text, "loop.mlir");
+        QVERIFY(read.ok());
+        elk::hlo::HloRunOptions options;
+        elk::NullRunControl control;
+        const auto run = elk::hlo::runHloModule(read.modules.front(), options, nullptr, control);
+        QVERIFY2(run.ok(), run.errors.empty() ? "stopped" : run.errors.front().c_str());
+        const ChakraExport chakra = buildChakraExport(run.stepNodes, 4);
+        QCOMPARE(int(chakra.traces.size()), 4);
+        const ChakraTrace& trace = chakra.traces[0];
+        double commBytes = 0;
+        int collectives = 0;
+        double flops = 0;
+        std::uint64_t previous = 0;
+        for (const ChakraNode& node : trace.nodes) {
+            if (node.type == ChakraNodeType::CommColl) {
+                QCOMPARE(node.commSize, std::uint64_t(4) << 20);
+                if (collectives > 0)
+                    QCOMPARE(node.dataDeps, (std::vector<std::uint64_t> { previous }));
+                previous = node.id;
+                commBytes += double(node.commSize);
+                ++collectives;
+            } else {
+                flops += double(node.numOps);
+            }
+        }
+        QCOMPARE(collectives, 10);
+        QCOMPARE(commBytes, 40.0 * (1 << 20));
+        QCOMPARE(flops, run.totalFlops);
+        // Ids stay unique and every dependency points to an earlier node.
+        for (std::size_t i = 0; i < trace.nodes.size(); ++i) {
+            QCOMPARE(trace.nodes[i].id, std::uint64_t(i));
+            for (std::uint64_t dep : trace.nodes[i].dataDeps)
+                QVERIFY(dep < trace.nodes[i].id);
+        }
+        const ChakraDecodeResult decoded = decodeChakraTrace(encodeChakraTrace(trace));
+        QVERIFY2(decoded.ok(), decoded.error.c_str());
+        QCOMPARE(decoded.trace.nodes.size(), trace.nodes.size());
     }
 };
 
