@@ -26,16 +26,18 @@ int runValidate(const QStringList& args, Io io)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         u"Compares predicted step times with measured ones: one row per (workload, system) of a reference "
-        "CSV (columns workload, system, measured_s, source, module), its error, the MAPE, and the speedup "
-        "error between consecutive systems of a workload ((S_ref − S_sim) / S_ref, S = T_prev / T_next). "
-        "Without --reference, hespas's published ground truth (ISPASS 2026) is used."_s);
+        "CSV (columns workload, system, measured_s, source, module), its error, the MAPE over the predicted "
+        "rows (rows without a module are listed as not predicted), and the speedup error between consecutive "
+        "generations of one vendor's devices, as in the hespas paper's Table V (A100 → H100 → H200 → B200; "
+        "(S_ref − S_sim) / S_ref, S = T_prev / T_next). Without --reference, hespas's published ground truth "
+        "(ISPASS 2026) is used."_s);
     const QCommandLineOption reference(u"reference"_s, u"The reference CSV."_s, u"FILE.csv"_s);
     const QCommandLineOption module(u"module"_s,
         u"The StableHLO module of a workload (repeatable); overrides the CSV's module column."_s, u"WORKLOAD=PATH"_s);
     const QCommandLineOption estimator(u"estimator"_s, u"As for elk hlo (repeatable; default roofline)."_s, u"SPEC"_s);
     const QCommandLineOption fitOn(u"fit-on"_s,
-        u"Fit one efficiency factor on this system's rows (repeatable) and report the error on the other "
-        "systems' rows."_s,
+        u"Fit one efficiency factor on this system's rows (repeatable; at least 2 predicted rows; the "
+        "efficiency is clamped to at most 1) and report the error on the other systems' rows."_s,
         u"SYSTEM"_s);
     const QCommandLineOption fitOut(u"fit-out"_s,
         u"With --fit-on: write the fitted device preset (efficiencies and their provenance) to FILE.json; a "
@@ -119,7 +121,21 @@ int runValidate(const QStringList& args, Io io)
             return { std::nullopt, result.errors.empty() ? std::string("stopped") : result.errors.front() };
         return { result.stepSeconds, "" };
     };
-    const hlo::ValidationReport report = hlo::validateAgainst(table, predict, fitSystems);
+    // Speedups pair generations of one vendor's devices, as read from the system presets.
+    const hlo::LineageOf lineage = [](const std::string& systemName) -> std::optional<hlo::SystemLineage> {
+        const hlo::SystemPresetResult system = hlo::resolveSystemPreset(systemName);
+        if (!system.ok())
+            return std::nullopt;
+        const hlo::DevicePresetResult device = hlo::resolveDevicePreset(system.preset.device);
+        if (!device.ok())
+            return std::nullopt;
+        return hlo::SystemLineage { device.preset.vendor, device.preset.generation };
+    };
+    const hlo::ValidationReport report = hlo::validateAgainst(table, predict, fitSystems, lineage);
+    if (!report.ok()) {
+        io.err << command << ": --fit-on: " << QString::fromStdString(report.error) << "\n";
+        return int(ExitCode::BadInput);
+    }
     io.out << "reference: " << QString::fromStdString(sourceName) << "\n"
            << QString::fromStdString(hlo::validationReportText(report));
     if (parser.isSet(csv) && !writeFile(parser.value(csv), hlo::validationReportCsv(report), command, io))
@@ -150,7 +166,8 @@ int runValidate(const QStringList& args, Io io)
                                           .arg(systems.join(u", "_s), QString::number(fitRows),
                                               QString::fromStdString(sourceName),
                                               QString::number(report.fitMapePercent, 'f', 1),
-                                              QString::number(report.mapePercent, 'f', 1),
+                                              report.mapePercent ? QString::number(*report.mapePercent, 'f', 1)
+                                                                 : u"n/a"_s,
                                               QString::number(report.predictedRows - fitRows))
                                           .toStdString();
         if (!writeFile(parser.value(fitOut), hlo::devicePresetToJson(fitted), command, io))

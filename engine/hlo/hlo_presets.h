@@ -20,6 +20,9 @@ namespace elk::hlo {
 struct DevicePreset {
     std::string name; ///< "a100-sxm-40gb"
     std::string displayName; ///< "NVIDIA A100 SXM4 40 GB"
+    /// Lineage, for speedups between generations: "NVIDIA", "AMD", "Google TPU"; empty: unknown.
+    std::string vendor;
+    int generation = 0; ///< place in the vendor's data-centre line, in release order (A100 1, H100 2, ...); 0: unknown
     /// Dense peak per element type, TFLOP/s (1e12 FLOP/s), keyed by MLIR spelling: "f64", "f32", "tf32",
     /// "bf16", "f16", "f8" (all f8E* types), "i8", "i32", ... Never sparse headline numbers.
     std::vector<std::pair<std::string, double>> peakTflopsByType;

@@ -315,13 +315,15 @@ DevicePresetResult devicePresetFromJson(std::string_view jsonText)
         return result;
     Reader reader(root);
     reader.errors = std::move(result.errors);
-    reader.rejectUnknownKeys({ "schema", "name", "displayName", "peakTflopsByType", "fallbackTflops",
+    reader.rejectUnknownKeys({ "schema", "name", "displayName", "vendor", "generation", "peakTflopsByType", "fallbackTflops",
         "f32MatmulUsesTf32", "transcendentalTeraPerSecond", "memoryBandwidthGBps", "memoryGB", "computeEfficiency",
         "memoryEfficiency", "efficiencyProvenance", "kernelLaunchMicros", "source" });
     DevicePreset& preset = result.preset;
     reader.readString("name", preset.name, true, true);
     preset.displayName = preset.name;
     reader.readString("displayName", preset.displayName, false, true);
+    reader.readString("vendor", preset.vendor, false, true);
+    reader.readCount("generation", preset.generation, false);
     readPeaks(reader, root, preset);
     reader.readDouble("fallbackTflops", preset.fallbackTflops, Bound::Positive, true);
     reader.readBool("f32MatmulUsesTf32", preset.f32MatmulUsesTf32);
@@ -413,7 +415,7 @@ std::string devicePresetToJson(const DevicePreset& preset)
     Json peaks = Json::object();
     for (const auto& [type, tflops] : preset.peakTflopsByType)
         peaks[type] = tflops;
-    const Json root {
+    Json root {
         { "schema", kDeviceSchema },
         { "name", preset.name },
         { "displayName", preset.displayName },
@@ -429,6 +431,10 @@ std::string devicePresetToJson(const DevicePreset& preset)
         { "kernelLaunchMicros", preset.kernelLaunchMicros },
         { "source", preset.source },
     };
+    if (!preset.vendor.empty())
+        root["vendor"] = preset.vendor;
+    if (preset.generation > 0)
+        root["generation"] = preset.generation;
     // Keys sorted (nlohmann's object is a std::map), doubles in shortest round-trip form: canonical.
     return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

@@ -90,8 +90,8 @@ ReferenceTable parseReferenceCsv(const std::string& text, const std::string& sou
     return table;
 }
 
-ValidationReport validateAgainst(
-    const ReferenceTable& table, const Predictor& predict, const std::vector<std::string>& fitSystems)
+ValidationReport validateAgainst(const ReferenceTable& table, const Predictor& predict,
+    const std::vector<std::string>& fitSystems, const LineageOf& lineage)
 {
     ValidationReport report;
     for (const ReferenceRow& row : table.rows) {
@@ -109,8 +109,19 @@ ValidationReport validateAgainst(
                 sumLog += std::log(row.reference.measuredSeconds / *row.prediction.seconds);
                 ++count;
             }
-        if (count > 0) {
-            const double scale = std::exp(sumLog / count);
+        if (count < 2) {
+            // One row fits any scale exactly: its error would be 0 by construction.
+            report.error = "a fit needs at least 2 predicted rows on the fit system(s); found " + std::to_string(count);
+            return report;
+        }
+        {
+            double scale = std::exp(sumLog / count);
+            if (scale < 1) {
+                // Efficiency 1/scale > 1 would run the device faster than its peaks.
+                report.fitNote = "the fit asked for an efficiency of " + std::to_string(1 / scale)
+                    + " (faster than the peaks); clamped to 1";
+                scale = 1;
+            }
             report.fittedScale = scale;
             for (ValidationRow& row : report.rows)
                 if (row.prediction.seconds)
@@ -134,28 +145,45 @@ ValidationReport validateAgainst(
             ++judged;
         }
     }
-    report.mapePercent = judged > 0 ? absSum / judged : 0;
+    if (judged > 0)
+        report.mapePercent = absSum / judged;
     report.fitMapePercent = fitted > 0 ? fitSum / fitted : 0;
-    // Speedups between consecutive systems (table order) of the same workload.
-    std::map<std::string, const ValidationRow*> previous;
+    // Speedups between consecutive generations of one vendor, per workload (Table V's pairs).
     double speedupSum = 0;
-    for (const ValidationRow& row : report.rows) {
-        if (!row.prediction.seconds)
-            continue;
-        const auto found = previous.find(row.reference.workload);
-        if (found != previous.end()) {
-            const ValidationRow& from = *found->second;
-            SpeedupRow speedup;
-            speedup.workload = row.reference.workload;
-            speedup.fromSystem = from.reference.system;
-            speedup.toSystem = row.reference.system;
-            speedup.referenceSpeedup = from.reference.measuredSeconds / row.reference.measuredSeconds;
-            speedup.predictedSpeedup = *from.prediction.seconds / *row.prediction.seconds;
-            speedup.errorPercent = (speedup.referenceSpeedup - speedup.predictedSpeedup) / speedup.referenceSpeedup * 100;
-            speedupSum += std::abs(speedup.errorPercent);
-            report.speedups.push_back(std::move(speedup));
+    if (lineage) {
+        std::map<std::string, std::vector<std::pair<SystemLineage, const ValidationRow*>>> byWorkload;
+        for (const ValidationRow& row : report.rows) {
+            if (!row.prediction.seconds)
+                continue;
+            if (const auto known = lineage(row.reference.system); known && !known->vendor.empty() && known->generation > 0)
+                byWorkload[row.reference.workload].emplace_back(*known, &row);
         }
-        previous[row.reference.workload] = &row;
+        for (const ValidationRow& row : report.rows) {
+            const auto found = byWorkload.find(row.reference.workload);
+            if (found == byWorkload.end())
+                continue;
+            auto& rows = found->second;
+            std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+                return x.first.vendor != y.first.vendor ? x.first.vendor < y.first.vendor
+                                                        : x.first.generation < y.first.generation;
+            });
+            for (std::size_t k = 0; k + 1 < rows.size(); ++k) {
+                const auto& [fromLineage, from] = rows[k];
+                const auto& [toLineage, to] = rows[k + 1];
+                if (fromLineage.vendor != toLineage.vendor || toLineage.generation != fromLineage.generation + 1)
+                    continue;
+                SpeedupRow speedup;
+                speedup.workload = row.reference.workload;
+                speedup.fromSystem = from->reference.system;
+                speedup.toSystem = to->reference.system;
+                speedup.referenceSpeedup = from->reference.measuredSeconds / to->reference.measuredSeconds;
+                speedup.predictedSpeedup = *from->prediction.seconds / *to->prediction.seconds;
+                speedup.errorPercent = (speedup.referenceSpeedup - speedup.predictedSpeedup) / speedup.referenceSpeedup * 100;
+                speedupSum += std::abs(speedup.errorPercent);
+                report.speedups.push_back(std::move(speedup));
+            }
+            byWorkload.erase(found); // each workload once, at its first row
+        }
     }
     report.meanAbsSpeedupErrorPercent = report.speedups.empty() ? 0 : speedupSum / double(report.speedups.size());
     return report;
@@ -174,7 +202,7 @@ std::string validationReportText(const ValidationReport& report)
                 row.reference.system.c_str(), row.reference.measuredSeconds, *row.prediction.seconds, row.errorPercent,
                 row.usedForFit && report.fittedScale ? "(fit) " : "", row.prediction.note.c_str());
         else
-            std::snprintf(line, sizeof line, "%-20s %-20s %12.6g %12s %9s  %s\n", row.reference.workload.c_str(),
+            std::snprintf(line, sizeof line, "%-20s %-20s %12.6g %12s %9s  not predicted: %s\n", row.reference.workload.c_str(),
                 row.reference.system.c_str(), row.reference.measuredSeconds, "-", "-", row.prediction.note.c_str());
         text += line;
     }
@@ -188,9 +216,22 @@ std::string validationReportText(const ValidationReport& report)
         std::snprintf(line, sizeof line, "fitted scale %.4f (device efficiency %.4f); MAPE on fitted rows %.1f %%\n",
             *report.fittedScale, 1.0 / *report.fittedScale, report.fitMapePercent);
         text += line;
+        if (!report.fitNote.empty())
+            text += "fit: " + report.fitNote + "\n";
     }
-    std::snprintf(line, sizeof line, "%d of %zu rows predicted; MAPE %.1f %%%s; mean |speedup error| %.1f %% over %zu pairs\n",
-        report.predictedRows, report.rows.size(), report.mapePercent, report.fittedScale ? " (rows not used for fitting)" : "",
+    const std::size_t notPredicted = report.rows.size() - std::size_t(report.predictedRows);
+    std::string mape = "MAPE n/a (no predicted rows";
+    if (report.mapePercent) {
+        std::snprintf(line, sizeof line, "MAPE %.1f %%", *report.mapePercent);
+        mape = line;
+    } else if (report.fittedScale) {
+        mape += " outside the fit)";
+    } else {
+        mape += ")";
+    }
+    std::snprintf(line, sizeof line, "%d of %zu rows predicted (%zu not predicted, left out); %s%s; mean |speedup error| %.1f %% over %zu pairs\n",
+        report.predictedRows, report.rows.size(), notPredicted, mape.c_str(),
+        report.fittedScale && report.mapePercent ? " (rows not used for fitting)" : "",
         report.meanAbsSpeedupErrorPercent, report.speedups.size());
     text += line;
     return text;

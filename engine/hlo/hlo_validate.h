@@ -57,21 +57,35 @@ struct SpeedupRow {
 
 struct ValidationReport {
     std::vector<ValidationRow> rows; ///< in table order
-    std::vector<SpeedupRow> speedups; ///< consecutive systems of each workload, in table order
+    /// Each workload's pairs of systems one generation apart within one vendor (the paper's Table V:
+    /// A100 → H100 → H200 → B200), in generation order.
+    std::vector<SpeedupRow> speedups;
     int predictedRows = 0;
-    double mapePercent = 0; ///< over predicted rows not used for fitting
+    std::optional<double> mapePercent; ///< over predicted rows not used for fitting; none when there are none
     double meanAbsSpeedupErrorPercent = 0;
     std::optional<double> fittedScale; ///< predicted times were multiplied by this (fit)
     double fitMapePercent = 0; ///< over the rows used for fitting
+    std::string fitNote; ///< set when the fitted efficiency was clamped to 1
+    std::string error; ///< the fit was refused (fewer than 2 predicted rows on the fit systems)
+    bool ok() const { return error.empty(); }
 };
 
 /// predict(workload, system, scale) → seconds; `scale` is 1 before fitting and the fitted factor after.
 using Predictor = std::function<Prediction(const ReferenceRow& row, double efficiencyScale)>;
 
+/// A system's device lineage: vendor and generation (DevicePreset); none when unknown.
+struct SystemLineage {
+    std::string vendor;
+    int generation = 0;
+};
+using LineageOf = std::function<std::optional<SystemLineage>(const std::string& system)>;
+
 /// `fitSystems` empty: no fit. Otherwise the scale minimising the squared log error over the rows of
-/// those systems is applied (as a device efficiency of 1/scale) and the MAPE is taken over the others.
-ValidationReport validateAgainst(
-    const ReferenceTable& table, const Predictor& predict, const std::vector<std::string>& fitSystems = {});
+/// those systems (at least 2 predicted) is applied as a device efficiency of 1/scale, clamped to
+/// (0, 1], and the MAPE is taken over the other rows. Speedups pair systems whose devices are of one
+/// vendor and consecutive generations; without `lineage` there are none.
+ValidationReport validateAgainst(const ReferenceTable& table, const Predictor& predict,
+    const std::vector<std::string>& fitSystems = {}, const LineageOf& lineage = {});
 
 /// Text report: one line per row, speedup errors, MAPE.
 std::string validationReportText(const ValidationReport& report);

@@ -143,13 +143,29 @@ private slots:
         QVERIFY(result.out.contains(u"no module (give --module llama3-100m-train=PATH)"_s));
     }
 
-    // A fit on the only row with a module: the fitted device preset carries its provenance and,
-    // used through a system file, reproduces the measured time.
+    // A fit on one row would fit it exactly and prove nothing: refused. On two rows, the fitted device
+    // preset carries its provenance.
     void fitWritesADevicePreset()
     {
         const QString resnet = kHespas + u"/resnet_50_train_step_4_devices_1024_batch.mlir"_s;
         const QString device = m_cacheDir.path() + u"/a100-fitted.json"_s;
-        const CliResult result = runElk({ u"validate"_s, u"--module"_s, u"resnet50-train="_s + resnet, u"--fit-on"_s,
+        const CliResult oneRow = runElk({ u"validate"_s, u"--module"_s, u"resnet50-train="_s + resnet, u"--fit-on"_s,
+            u"4x-a100-sxm-40gb"_s, u"--fit-out"_s, device });
+        QCOMPARE(oneRow.exitCode, 2);
+        QVERIFY2(oneRow.err.contains(u"a fit needs at least 2 predicted rows on the fit system(s); found 1"_s),
+            qPrintable(oneRow.err));
+        // Two measured rows of the same module on the fit system (times chosen so that the fitted
+        // efficiency is below 1), one on another system to judge it.
+        const QString reference = m_cacheDir.path() + u"/two-rows.csv"_s;
+        QFile csv(reference);
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("workload,system,measured_s,source,module\n"
+                  "r50-a,4x-a100-sxm-40gb,0.13,test,\n"
+                  "r50-b,4x-a100-sxm-40gb,0.14,test,\n"
+                  "r50-c,4x-h100-sxm,0.05,test,\n");
+        csv.close();
+        const CliResult result = runElk({ u"validate"_s, u"--reference"_s, reference, u"--module"_s, u"r50-a="_s + resnet,
+            u"--module"_s, u"r50-b="_s + resnet, u"--module"_s, u"r50-c="_s + resnet, u"--fit-on"_s,
             u"4x-a100-sxm-40gb"_s, u"--fit-out"_s, device });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY2(result.out.contains(u"fitted scale"_s), qPrintable(result.out));

@@ -68,16 +68,77 @@ private slots:
             const double base = row.workload == "v" ? 3.0 : row.system == "old" ? 2.2 : 0.8;
             return { base * scale, "" };
         };
-        const ValidationReport report = validateAgainst(table, predict);
+        const LineageOf lineage = [](const std::string& system) -> std::optional<SystemLineage> {
+            return SystemLineage { "vendor", system == "old" ? 1 : 2 };
+        };
+        const ValidationReport report = validateAgainst(table, predict, {}, lineage);
         QCOMPARE(report.predictedRows, 3);
         QVERIFY(std::abs(report.rows[0].errorPercent - 10) < 1e-9);
         QVERIFY(std::abs(report.rows[1].errorPercent + 20) < 1e-9);
-        QVERIFY(std::abs(report.mapePercent - (10 + 20 + 25) / 3.0) < 1e-9);
+        QVERIFY(std::abs(*report.mapePercent - (10 + 20 + 25) / 3.0) < 1e-9);
         QCOMPARE(int(report.speedups.size()), 1);
         // S_ref = 2, S_sim = 2.2 / 0.8 = 2.75: ε = (2 − 2.75) / 2 = −37.5 %.
         QVERIFY(std::abs(report.speedups[0].errorPercent + 37.5) < 1e-9);
         QCOMPARE(report.rows[3].prediction.note, std::string("no module"));
-        QVERIFY(QString::fromStdString(validationReportText(report)).contains(u"MAPE 18.3 %"));
+        const QString text = QString::fromStdString(validationReportText(report));
+        QVERIFY(text.contains(u"MAPE 18.3 %"));
+        QVERIFY2(text.contains(u"not predicted: no module"), qPrintable(text));
+        QVERIFY2(text.contains(u"3 of 4 rows predicted (1 not predicted, left out)"), qPrintable(text));
+        // Without lineage there is no pair to compare.
+        QVERIFY(validateAgainst(table, predict).speedups.empty());
+    }
+
+    // Table V's pairs: consecutive generations of one vendor, in generation order whatever the
+    // table's row order; never across vendors (no B200 → TPU pair).
+    void speedupPairsFollowGenerations()
+    {
+        const ReferenceTable table = parseReferenceCsv("workload,system,measured_s\n"
+                                                       "w,b200,0.25\n"
+                                                       "w,a100,1.0\n"
+                                                       "w,tpu,3.0\n"
+                                                       "w,h100,0.5\n"
+                                                       "w,h200,0.4\n",
+            "t.csv");
+        const Predictor predict = [](const ReferenceRow& row, double) -> Prediction { return { row.measuredSeconds, "" }; };
+        const LineageOf lineage = [](const std::string& system) -> std::optional<SystemLineage> {
+            if (system == "tpu")
+                return SystemLineage { "Google TPU", 3 };
+            const int generation = system == "a100" ? 1 : system == "h100" ? 2 : system == "h200" ? 3 : 4;
+            return SystemLineage { "NVIDIA", generation };
+        };
+        const ValidationReport report = validateAgainst(table, predict, {}, lineage);
+        QCOMPARE(int(report.speedups.size()), 3);
+        QCOMPARE(report.speedups[0].fromSystem + ">" + report.speedups[0].toSystem, std::string("a100>h100"));
+        QCOMPARE(report.speedups[1].fromSystem + ">" + report.speedups[1].toSystem, std::string("h100>h200"));
+        QCOMPARE(report.speedups[2].fromSystem + ">" + report.speedups[2].toSystem, std::string("h200>b200"));
+        QCOMPARE(report.speedups[0].referenceSpeedup, 2.0);
+    }
+
+    // Nothing predicted: no MAPE rather than "0.0 %"; a fit on one row is refused; a fit that would
+    // need an efficiency above 1 is clamped.
+    void noRowsNoMapeAndFitLimits()
+    {
+        const ReferenceTable table = parseReferenceCsv("workload,system,measured_s\na,fit,2.0\nb,fit,8.0\nc,other,1.0\n", "t.csv");
+        const Predictor none = [](const ReferenceRow&, double) -> Prediction { return { std::nullopt, "no module" }; };
+        const ValidationReport empty = validateAgainst(table, none);
+        QVERIFY(!empty.mapePercent.has_value());
+        QVERIFY(QString::fromStdString(validationReportText(empty)).contains(u"MAPE n/a (no predicted rows)"));
+        const Predictor onlyA = [](const ReferenceRow& row, double scale) -> Prediction {
+            if (row.workload != "a")
+                return { std::nullopt, "no module" };
+            return { row.measuredSeconds * scale, "" };
+        };
+        const ValidationReport oneRow = validateAgainst(table, onlyA, { "fit" });
+        QVERIFY(!oneRow.ok());
+        QVERIFY2(oneRow.error.find("at least 2 predicted rows") != std::string::npos, oneRow.error.c_str());
+        // A model 10 % pessimistic everywhere asks for efficiency 1.1: clamped to 1 (scale 1).
+        const Predictor slow = [](const ReferenceRow& row, double scale) -> Prediction {
+            return { row.measuredSeconds * 1.1 * scale, "" };
+        };
+        const ValidationReport clamped = validateAgainst(table, slow, { "fit" });
+        QVERIFY(clamped.ok());
+        QCOMPARE(*clamped.fittedScale, 1.0);
+        QVERIFY2(clamped.fitNote.find("clamped to 1") != std::string::npos, clamped.fitNote.c_str());
     }
 
     void fitIsJudgedOnOtherSystems()
@@ -98,7 +159,7 @@ private slots:
         QVERIFY(std::abs(*report.fittedScale - 2.0) < 1e-9);
         QVERIFY(report.fitMapePercent < 1e-9);
         // Judged only on the held-out row: 3/1.5·2 = 4 vs 3 → +33.3 %.
-        QVERIFY(std::abs(report.mapePercent - 100.0 / 3) < 1e-6);
+        QVERIFY(std::abs(*report.mapePercent - 100.0 / 3) < 1e-6);
         QVERIFY(report.rows[0].usedForFit && !report.rows[2].usedForFit);
     }
 };
