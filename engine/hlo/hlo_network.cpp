@@ -191,14 +191,16 @@ namespace {
         }
 
         /// collective_permute: every pair sends S at once; the slowest pair sets the time.
-        Timed permutePair(std::int64_t source, std::int64_t target) const
+        /// One source → target transfer; `sharing` transfers leave the source (or reach the target) at
+        /// the same time and share its link.
+        Timed permutePair(std::int64_t source, std::int64_t target, double sharing = 1) const
         {
             Timed timed;
             if (source == target) {
                 timed.path = "local";
                 return timed;
             }
-            const double S = fullBuffer(m_collective, 2);
+            const double S = fullBuffer(m_collective, 2) * sharing;
             const Cost cost { S, 1, CollectiveAlgorithm::Direct };
             if (source / m_devicesPerNode == target / m_devicesPerNode) {
                 Link link = nodeLink();
@@ -403,6 +405,22 @@ namespace {
             if (timed.seconds > worst.seconds || (worst.path == "local" && timed.path != "local"))
                 worst = timed;
         };
+        if (collective.kind == CollectiveKind::CollectivePermute && !collective.pairs.empty()) {
+            // Every pair on its own path, all at once: the slowest pair sets the time, and a device that
+            // sends (or receives) several messages shares its link among them.
+            std::map<std::int64_t, int> sends, receives;
+            for (const auto& [source, target] : collective.pairs) {
+                if (source == target)
+                    continue;
+                ++sends[source];
+                ++receives[target];
+            }
+            for (const auto& [source, target] : collective.pairs) {
+                const double sharing = source == target ? 1 : double(std::max(sends[source], receives[target]));
+                consider(evaluator.permutePair(source, target, sharing));
+            }
+            return worst;
+        }
         if (collective.kind == CollectiveKind::CollectivePermute) {
             bool anyPair = false;
             for (const auto& group : collective.groups) {

@@ -491,6 +491,7 @@ namespace {
                 if (*kind == CollectiveKind::CollectivePermute) {
                     const auto pairs = sourceTargetPairs(op);
                     info.pairCount = std::int64_t(pairs.size());
+                    info.pairs.assign(pairs.begin(), pairs.end());
                     std::set<std::int64_t> devices;
                     for (const auto& [from, to] : pairs) {
                         devices.insert(from);

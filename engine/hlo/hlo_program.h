@@ -26,6 +26,9 @@ struct CollectiveInfo {
     double operandBytes = 0; ///< per device, all operands (variadic collectives summed)
     double resultBytes = 0; ///< per device, all results
     std::int64_t pairCount = 0; ///< collective_permute: source/target pairs
+    /// collective_permute: the (source, target) pairs, each priced on its own path (`groups` holds
+    /// the set of devices involved, for checks and exports).
+    std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
 };
 
 enum class OpClass {

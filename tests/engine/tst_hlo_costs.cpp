@@ -792,6 +792,9 @@ func.func @main(%i: tensor<i32>, %a: tensor<8xf32>) -> tensor<8xf32> {
         QCOMPARE(info.resultBytes, resultBytes);
         QCOMPARE(collective->cost.flops, flops);
         QCOMPARE(qint64(info.pairCount), pairs);
+        QCOMPARE(qint64(info.pairs.size()), pairs); // each pair kept, for the network to price on its path
+        if (pairs == 3)
+            QCOMPARE(info.pairs[1], (std::pair<std::int64_t, std::int64_t>(1, 2)));
         QCOMPARE(f.program.totalFlops(), 0.0); // collectives are not compute
     }
 

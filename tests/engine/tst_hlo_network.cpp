@@ -180,6 +180,24 @@ private slots:
         QCOMPARE(QString::fromStdString(across.path), QStringLiteral("nvlink+dragonfly"));
     }
 
+    // Pairs as a collective_permute carries them: each on its own path; a device that sends three
+    // messages at once shares its link among them; pairs that cross the node boundary take the NIC.
+    void permutePairsOnTheirPaths()
+    {
+        CollectiveInfo ring = collective(CollectiveKind::CollectivePermute, { { 0, 1, 2, 3 } }, GB, GB);
+        ring.pairs = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 0 } };
+        QVERIFY(near(collectiveTime(ring, nvlinkNode()).seconds, 1 * us + GB / (100 * GB)));
+        CollectiveInfo fanOut = collective(CollectiveKind::CollectivePermute, { { 0, 1, 2, 3 } }, GB, GB);
+        fanOut.pairs = { { 0, 1 }, { 0, 2 }, { 0, 3 } };
+        QVERIFY(near(collectiveTime(fanOut, nvlinkNode()).seconds, 1 * us + 3 * GB / (100 * GB)));
+        CollectiveInfo mixed = collective(CollectiveKind::CollectivePermute, { { 0, 1, 4, 5 } }, GB, GB);
+        mixed.pairs = { { 0, 1 }, { 5, 4 }, { 1, 4 } };
+        const CollectiveTime time = collectiveTime(mixed, dragonfly());
+        // The node-crossing pair is the slowest, and device 4 receives it and 5 -> 4 at once.
+        QVERIFY(near(time.seconds, 2 * us + 2 * GB / (25 * GB)));
+        QCOMPARE(QString::fromStdString(time.path), QStringLiteral("nvlink+dragonfly"));
+    }
+
     void torus_data()
     {
         QTest::addColumn<CollectiveKind>("kind");
