@@ -88,8 +88,8 @@ namespace {
                << "  regions         " << computeRegions << " compute, " << commRegions << " communication\n"
                << "  fusion          "
                << (result.fusionEnabled
-                          ? u"on: memory traffic %1 GB → %2 GB"_s.arg(numberText(result.unfusedBytes / 1e9, 4),
-                                numberText(result.fusedBytes / 1e9, 4))
+                          ? u"%1: memory traffic %2 GB → %3 GB"_s.arg(qs(result.fusionMode),
+                                numberText(result.unfusedBytes / 1e9, 4), numberText(result.fusedBytes / 1e9, 4))
                           : u"off: memory traffic %1 GB"_s.arg(numberText(result.unfusedBytes / 1e9, 4)))
                << "\n"
                << "  compute         " << seconds(result.computeSeconds) << "\n"
@@ -130,7 +130,12 @@ int runHlo(const QStringList& args, Io io)
         u"SPEC"_s);
     const QCommandLineOption split(u"split"_s, u"Slicing: linear (default) or dependency."_s, u"MODE"_s);
     const QCommandLineOption noMerge(u"no-merge"_s, u"Dependency split: keep one region per kernel."_s);
-    const QCommandLineOption noFusion(u"no-fusion"_s, u"Charge every op's memory traffic (no fusion pass)."_s);
+    const QCommandLineOption noFusion(u"no-fusion"_s, u"Charge every op's memory traffic (--fusion none)."_s);
+    const QCommandLineOption fusionMode(u"fusion"_s,
+        u"How ops form kernels: xla (the module's own fusion ops, boundary bytes only: XLA-optimised exports), "
+        "elk (our XLA-like greedy pass over the ops) or none (one kernel per op). Default: xla when the module "
+        "has fusions, else elk."_s,
+        u"MODE"_s);
     const QCommandLineOption tripCount(
         u"trip-count"_s, u"Trip count of while loops whose count cannot be inferred (default 1)."_s, u"N"_s);
     const QCommandLineOption algorithm(u"algorithm"_s,
@@ -153,7 +158,7 @@ int runHlo(const QStringList& args, Io io)
         "with the list of them)."_s,
         u"?=N"_s);
     parser.addOptions({ system, estimator, split, noMerge, noFusion, tripCount, algorithm, part, json, csv, trace, chakra,
-        cache, noCache, checkOnly, list, allowUnpriced, dim });
+        cache, noCache, checkOnly, list, allowUnpriced, dim, fusionMode });
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -195,6 +200,12 @@ int runHlo(const QStringList& args, Io io)
             options.dynamicDimSize = size;
     }
     options.fusion.enabled = !parser.isSet(noFusion);
+    if (parser.isSet(fusionMode)) {
+        if (const auto mode = hlo::fusionModeFromString(parser.value(fusionMode).toStdString()))
+            options.fusion.mode = *mode;
+        else
+            problems << u"--fusion: '%1' is not xla, elk or none"_s.arg(parser.value(fusionMode));
+    }
     if (parser.isSet(algorithm)) {
         if (const auto chosen = hlo::collectiveAlgorithmFromString(parser.value(algorithm).toStdString()))
             options.algorithm = *chosen;

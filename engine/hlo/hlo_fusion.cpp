@@ -59,7 +59,9 @@ namespace {
         FusionResult run()
         {
             prepare();
+            m_mode = resolvedMode();
             std::int64_t epoch = 0;
+            std::unordered_map<std::int32_t, std::uint32_t> kernelOfFusion; // XLA fusion instance -> kernel
             for (std::uint32_t i = 0; i < m_program.ops.size(); ++i) {
                 const FlatOp& flat = m_program.ops[i];
                 if (flat.opClass == OpClass::Free)
@@ -71,13 +73,42 @@ namespace {
                     ++epoch;
                     continue;
                 }
+                if (m_mode == FusionMode::Xla) {
+                    // The export's kernels as XLA made them; an op outside any fusion runs alone.
+                    const FusionRole role = m_detailOf[i]->role == FusionRole::None ? FusionRole::Opaque : m_detailOf[i]->role;
+                    const auto found = flat.xlaFusion >= 0 ? kernelOfFusion.find(flat.xlaFusion) : kernelOfFusion.end();
+                    if (found != kernelOfFusion.end() && m_kernels[found->second].executions == flat.executions) {
+                        addOp(i, found->second);
+                        linkProducers(i, found->second);
+                        continue;
+                    }
+                    const std::uint32_t k = newKernel(i, role, epoch);
+                    linkProducers(i, k);
+                    if (flat.xlaFusion >= 0)
+                        kernelOfFusion[flat.xlaFusion] = k;
+                    continue;
+                }
                 place(i, epoch);
             }
-            return finish();
+            FusionResult result = finish();
+            result.mode = m_mode;
+            return result;
+        }
+
+        FusionMode resolvedMode() const
+        {
+            if (!m_options.enabled || m_options.mode == FusionMode::None)
+                return FusionMode::None;
+            if (m_options.mode != FusionMode::Auto)
+                return m_options.mode;
+            const bool hasFusions = std::any_of(
+                m_program.ops.begin(), m_program.ops.end(), [](const FlatOp& op) { return op.xlaFusion >= 0; });
+            return hasFusions ? FusionMode::Xla : FusionMode::Elk;
         }
 
     private:
         const HloProgram& m_program;
+        FusionMode m_mode = FusionMode::Elk;
         const FusionOptions& m_options;
         std::vector<std::int32_t> m_kernelOf; // by FlatOp
         std::vector<WorkKernel> m_kernels; // creation order
@@ -304,7 +335,7 @@ namespace {
         {
             const FusionRole role = m_detailOf[i]->role;
             const std::vector<std::uint32_t> producers = producerKernels(i);
-            if (!m_options.enabled || role == FusionRole::Opaque || role == FusionRole::None) {
+            if (m_mode == FusionMode::None || role == FusionRole::Opaque || role == FusionRole::None) {
                 const std::uint32_t k = newKernel(i, role == FusionRole::None ? FusionRole::Opaque : role, epoch);
                 linkProducers(i, k);
                 return;
@@ -401,7 +432,7 @@ namespace {
                             inputs.insert(std::uint32_t(kernelOfOp[*p]));
                 }
                 kernel.inputs.assign(inputs.begin(), inputs.end());
-                const bool fused = m_options.enabled && kernel.opClass == OpClass::Compute;
+                const bool fused = m_mode != FusionMode::None && kernel.opClass == OpClass::Compute;
                 kernel.bytes = fused ? boundaryBytes(work.ops, std::int32_t(n), kernelOfOp, escapes)
                                      : m_program.ops[work.ops.front()].cost.bytes();
                 if (kernel.opClass == OpClass::Compute) {
@@ -474,6 +505,29 @@ namespace {
     };
 
 } // namespace
+
+const char* toString(FusionMode mode)
+{
+    switch (mode) {
+    case FusionMode::Auto:
+        return "auto";
+    case FusionMode::Xla:
+        return "xla";
+    case FusionMode::Elk:
+        return "elk";
+    case FusionMode::None:
+        return "none";
+    }
+    return "auto";
+}
+
+std::optional<FusionMode> fusionModeFromString(std::string_view text)
+{
+    for (FusionMode mode : { FusionMode::Auto, FusionMode::Xla, FusionMode::Elk, FusionMode::None })
+        if (text == toString(mode))
+            return mode;
+    return std::nullopt;
+}
 
 FusionResult fuseProgram(const HloProgram& program, const FusionOptions& options)
 {

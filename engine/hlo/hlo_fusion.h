@@ -12,7 +12,9 @@
 #include "engine/hlo/hlo_program.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace elk::hlo {
@@ -30,8 +32,16 @@ struct Kernel {
     std::string signature; ///< op signatures joined; equal signatures cost the same
 };
 
+/// xla: the module's own fusions (`fusion` / `mhlo.fusion` ops of an XLA-optimised export) are the
+/// kernels, boundary bytes only, and every op outside them is a kernel of its own; elk: our greedy
+/// pass over the inlined ops; none: one kernel per costed op. auto: xla when the module has fusions.
+enum class FusionMode { Auto, Xla, Elk, None };
+const char* toString(FusionMode mode);
+std::optional<FusionMode> fusionModeFromString(std::string_view text);
+
 struct FusionOptions {
-    bool enabled = true; ///< false: one kernel per costed op (Free ops still dropped)
+    bool enabled = true; ///< false: one kernel per costed op (Free ops still dropped), whatever `mode` says
+    FusionMode mode = FusionMode::Auto;
 };
 
 struct FusionResult {
@@ -42,6 +52,7 @@ struct FusionResult {
     double unfusedBytes = 0; ///< Σ bytes × executions without fusion
     double fusedBytes = 0; ///< Σ bytes × executions of the kernels
     std::int64_t fusedOpCount = 0; ///< costed ops that joined a kernel with other ops
+    FusionMode mode = FusionMode::Elk; ///< the mode used (auto resolved)
 };
 
 FusionResult fuseProgram(const HloProgram& program, const FusionOptions& options = {});

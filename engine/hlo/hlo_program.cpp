@@ -90,6 +90,8 @@ namespace {
         std::set<const Op*> m_warnedLoops;
         std::size_t m_opCount = 0; // in the whole module, to size the program
         bool m_tooLarge = false;
+        std::int32_t m_currentFusion = -1; ///< the XLA fusion being inlined
+        std::int32_t m_fusionCount = 0;
         std::map<std::string, double> m_inlinedCounts;
 
         Source& source(ValueId v)
@@ -475,7 +477,14 @@ namespace {
             }
             const Block& block = op.regions[0].blocks[0];
             bindArguments(block.arguments, op);
+            // An XLA fusion (one kernel of an optimised export): its ops are tagged with the instance,
+            // a fusion nested in another belongs to the outer one.
+            const bool fusion = baseOpName(op.name) == "fusion" && m_currentFusion < 0;
+            if (fusion)
+                m_currentFusion = m_fusionCount++;
             bindResults(op, flattenBlock(block, executions, function, false));
+            if (fusion)
+                m_currentFusion = -1;
         }
 
         const CachedOp& cached(const Op& op)
@@ -550,6 +559,7 @@ namespace {
             flat.collective = c.collective;
             flat.known = c.detail.known;
             flat.signature = c.signature;
+            flat.xlaFusion = m_currentFusion;
             const auto index = std::int32_t(m_program.ops.size());
             m_program.ops.push_back(std::move(flat));
             for (std::size_t r = 0; r < op.results.size(); ++r)

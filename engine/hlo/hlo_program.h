@@ -67,6 +67,9 @@ struct FlatOp {
     /// Canonical text of what determines the cost: op name, operand and result types, and the
     /// attributes that change the cost (dims, windows, ...). Equal signatures cost the same.
     std::string signature;
+    /// The XLA fusion (a `fusion` / `mhlo.fusion` op, per flattened instance) the op was written in;
+    /// -1 outside any.
+    std::int32_t xlaFusion = -1;
 };
 
 struct FlattenOptions {

@@ -223,6 +223,8 @@ HloRunResult runHloModule(const Module& given, const HloRunOptions& options, sto
     result.totalFlops = program.totalFlops();
 
     const FusionResult fusion = fuseProgram(program, options.fusion);
+    result.fusionMode = toString(fusion.mode);
+    result.fusionEnabled = fusion.mode != FusionMode::None;
     result.unfusedBytes = fusion.unfusedBytes;
     result.fusedBytes = fusion.fusedBytes;
     const SliceResult slices = sliceProgram(program, fusion, options.slice);

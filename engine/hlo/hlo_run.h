@@ -92,6 +92,7 @@ struct HloRunResult {
     double totalFlops = 0;
     double unfusedBytes = 0, fusedBytes = 0; ///< the fusion pass's effect (all executions)
     bool fusionEnabled = true;
+    std::string fusionMode; ///< "xla", "elk" or "none": how kernels were formed
     /// Region estimates served from the cache or from an identical region earlier in this run
     /// (repeated layers), and those computed.
     std::int64_t cacheHits = 0, cacheMisses = 0;

@@ -201,6 +201,45 @@ func.func @main(%a: tensor<8x16xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
         QCOMPARE(fused.kernels[0].bytes, 512 + 32 + 32.0);
     }
 
+    // An XLA-optimised export: its fusion ops are the kernels (boundary bytes only), by default;
+    // elk re-fuses the inlined ops by its own rules, none charges each op.
+    void xlaFusionsAreKeptAsGiven()
+    {
+        const auto f = test::flattenText(R"(func.func @main(%a: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<1024xf32> {
+  %0 = "mhlo.fusion"(%a, %b) ({
+  ^bb0(%x: tensor<1024xf32>, %y: tensor<1024xf32>):
+    %1 = stablehlo.add %x, %y : tensor<1024xf32>
+    %2 = stablehlo.multiply %1, %1 : tensor<1024xf32>
+    stablehlo.return %2 : tensor<1024xf32>
+  }) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+  %3 = "mhlo.fusion"(%0) ({
+  ^bb0(%z: tensor<1024xf32>):
+    %4 = stablehlo.exponential %z : tensor<1024xf32>
+    stablehlo.return %4 : tensor<1024xf32>
+  }) : (tensor<1024xf32>) -> tensor<1024xf32>
+  return %3 : tensor<1024xf32>
+})");
+        QVERIFY2(f.ok(), f.error.c_str());
+        const FusionResult xla = fuseProgram(f.program);
+        QCOMPARE(xla.mode, FusionMode::Xla);
+        QCOMPARE(int(xla.kernels.size()), 2);
+        QCOMPARE(xla.kernels[0].ops.size(), std::size_t(2));
+        QCOMPARE(xla.kernels[0].bytes, 3 * 4096.0); // reads a and b, writes %0; %1 stays inside
+        QCOMPARE(xla.kernels[1].bytes, 2 * 4096.0);
+        QCOMPARE(xla.kernels[1].inputs, (std::vector<std::uint32_t> { 0 }));
+        FusionOptions elk;
+        elk.mode = FusionMode::Elk;
+        const FusionResult ours = fuseProgram(f.program, elk);
+        QCOMPARE(ours.mode, FusionMode::Elk);
+        QCOMPARE(int(ours.kernels.size()), 1); // our pass also joins the exponential
+        QCOMPARE(ours.kernels[0].bytes, 3 * 4096.0);
+        FusionOptions none;
+        none.mode = FusionMode::None;
+        QCOMPARE(int(fuseProgram(f.program, none).kernels.size()), 3);
+        QCOMPARE(fusionModeFromString("xla"), std::optional<FusionMode>(FusionMode::Xla));
+        QVERIFY(!fusionModeFromString("greedy"));
+    }
+
     void fusionOffIsPerOp()
     {
         for (const char* text : { kChain, kDenseLayer, kSoftmaxLike, kAcrossCollective }) {
