@@ -562,21 +562,6 @@ namespace detail {
         return base == "convert" || base == "transpose" || base == "reverse" || base == "pad" || base == "copy";
     }
 
-    bool carriesSharding(const Op& op)
-    {
-        for (const auto& [name, value] : op.attributes)
-            if (name == "mhlo.sharding" || name == "sdy.sharding")
-                return true;
-        const std::string_view base = baseOpName(op.name);
-        if (base == "sdy.sharding_constraint" || base == "sdy.reshard")
-            return true;
-        if (base == "custom_call") {
-            const std::string target = customCallTarget(op).value_or("");
-            return target == "Sharding" || target == "SPMDFullToShardShape" || target == "SPMDShardToFullShape";
-        }
-        return false;
-    }
-
     double regionOpCount(const Op& op, std::size_t regionIndex)
     {
         if (regionIndex >= op.regions.size())

@@ -52,8 +52,6 @@ bool isTerminator(std::string_view name);
 bool isViewOp(const Op& op);
 /// Pure layout or conversion ops that a dot/convolution kernel may absorb as producers.
 bool isLayoutOrConversion(const Op& op);
-/// Whether an op carries a sharding annotation (mhlo.sharding, sdy.sharding) or is a sharding marker.
-bool carriesSharding(const Op& op);
 /// Scalar ops of a reducer/comparator region (at least 1: a missing region counts as one op).
 double regionOpCount(const Op& op, std::size_t regionIndex);
 /// Canonical text of what decides an op's cost (FlatOp::signature): name, operand and result types,

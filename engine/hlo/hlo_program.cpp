@@ -4,6 +4,7 @@
 // site, while bodies weighted by inferred trip counts, the most expensive case branch, and the data
 // dependencies followed through calls, loops and region arguments.
 #include "engine/hlo/hlo_program.h"
+#include "engine/hlo/hlo_sharding.h"
 
 #include "engine/hlo/hlo_attrs.h"
 #include "engine/hlo/hlo_op_costs.h"
@@ -37,6 +38,8 @@ namespace {
         std::optional<CollectiveInfo> collective;
         std::string signature;
         std::string unknownName;
+        bool sharded = false; ///< costed at its local piece (its own result sharding)
+        bool globalShape = false; ///< in a module with tiled shardings, but no sharding of its own
     };
 
     class Flattener {
@@ -45,6 +48,7 @@ namespace {
             : m_module(module)
             , m_options(options)
             , m_program(program)
+            , m_tiledModule(moduleHasTiledShardings())
         {
         }
 
@@ -90,6 +94,7 @@ namespace {
         std::set<const Op*> m_warnedLoops;
         std::size_t m_opCount = 0; // in the whole module, to size the program
         bool m_tooLarge = false;
+        bool m_tiledModule = false; ///< carries shardings that split tensors: not partitioned yet
         std::int32_t m_currentFusion = -1; ///< the XLA fusion being inlined
         std::int32_t m_fusionCount = 0;
         std::map<std::string, double> m_inlinedCounts;
@@ -522,6 +527,26 @@ namespace {
             }
             c.detail = detail::costOpDetail(op, groupSize);
             c.signature = detail::signatureOf(op);
+            if (c.detail.opClass == OpClass::Compute && m_tiledModule) {
+                // Not yet partitioned: an op annotated with its own result sharding runs on its local
+                // piece on each device; one without costs its global shape (counted, then warned).
+                const auto pieces = resultShardCount(op, m_module);
+                if (pieces && *pieces > 1) {
+                    const double share = 1.0 / double(*pieces);
+                    c.detail.cost.flops *= share;
+                    c.detail.cost.transcendentals *= share;
+                    c.detail.cost.bytesRead *= share;
+                    c.detail.cost.bytesWritten *= share;
+                    for (double& read : c.detail.operandReads)
+                        read *= share;
+                    for (double& write : c.detail.resultWrites)
+                        write *= share;
+                    c.signature += " shards=" + std::to_string(*pieces);
+                    c.sharded = true;
+                } else if (!pieces) {
+                    c.globalShape = true;
+                }
+            }
             if (!c.detail.known) {
                 c.unknownName = op.name;
                 if (baseOpName(op.name) == "custom_call")
@@ -566,15 +591,23 @@ namespace {
                 source(op.results[r]) = Source { index, std::uint32_t(r) };
         }
 
-        bool moduleCarriesShardings() const
+        /// A sharding that splits something (not "", "{replicated}", "{manual}" or a single device) on
+        /// an argument, a result or an op: the module is not partitioned yet.
+        bool moduleHasTiledShardings() const
         {
+            const auto tiled = [this](const AttributeList& list) {
+                for (const char* key : { "mhlo.sharding", "sdy.sharding" })
+                    if (const Attribute* sharding = findAttribute(list, key); sharding && isTiledSharding(*sharding, m_module))
+                        return true;
+                return false;
+            };
             for (const Function& function : m_module.functions) {
                 for (const auto* lists : { &function.argumentAttributes, &function.resultAttributes })
                     for (const AttributeList& list : *lists)
-                        if (findAttribute(list, "mhlo.sharding") || findAttribute(list, "sdy.sharding"))
+                        if (tiled(list))
                             return true;
                 bool found = false;
-                forEachOp(function.body, [&found](const Op& op, int) { found = found || detail::carriesSharding(op); });
+                forEachOp(function.body, [&](const Op& op, int) { found = found || tiled(op.attributes); });
                 if (found)
                     return true;
             }
@@ -602,10 +635,26 @@ namespace {
                 m_program.warnings.push_back(m_module.sourceName + ": " + std::to_string(unknownCount)
                     + " ops of unknown kind costed as memory traffic: " + list);
             }
-            if (!anyCollective && moduleCarriesShardings())
-                m_program.warnings.push_back(m_module.sourceName
-                    + ": module carries shardings but no explicit collectives: communication implied by the "
-                      "partitioner is not modelled; export the per-device (post-SPMD) program to include it");
+            if (m_tiledModule) {
+                std::int64_t local = 0, global = 0;
+                for (const FlatOp& flat : m_program.ops) {
+                    const CachedOp& c = m_cache.at(flat.op);
+                    local += c.sharded ? 1 : 0;
+                    global += c.globalShape ? 1 : 0;
+                }
+                m_program.shardedOps = local;
+                m_program.globalShapeOps = global;
+                if (global > 0)
+                    m_program.warnings.push_back(m_module.sourceName + ": the module is not partitioned yet (it carries "
+                        + "tiled shardings); " + std::to_string(global) + " compute op(s) have no sharding of their own "
+                        + "and are costed at their global shape on every device" + (local > 0 ? " (" + std::to_string(local)
+                        + " annotated ops are costed at their local piece)" : std::string())
+                        + "; export the per-device (post-SPMD) program for per-device costs");
+                if (!anyCollective)
+                    m_program.warnings.push_back(m_module.sourceName
+                        + ": the module carries tiled shardings but no explicit collectives: communication implied by "
+                          "the partitioner is not modelled; export the per-device (post-SPMD) program to include it");
+            }
         }
     };
 

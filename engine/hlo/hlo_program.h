@@ -86,6 +86,10 @@ struct HloProgram {
     std::vector<std::string> unknownOps; ///< op names costed as memory traffic, sorted, each once
     std::vector<std::string> warnings; ///< "file:line:column: message" (loops with default trip counts, shardings without collectives, ...)
     std::vector<std::string> errors; ///< no entry function, recursive calls, call to a missing function ...
+    /// A module that is not partitioned yet (tiled shardings): compute ops costed at the local piece
+    /// their own result sharding gives, and those left at their global shape (no sharding of their own).
+    std::int64_t shardedOps = 0;
+    std::int64_t globalShapeOps = 0;
     bool ok() const { return errors.empty(); }
     double totalFlops() const; ///< Σ flops × executions over compute ops
     double totalBytes() const; ///< Σ unfused bytes × executions over compute ops

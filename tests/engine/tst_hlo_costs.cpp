@@ -3,6 +3,7 @@
 // Per-op FLOPs/bytes (import.md §5.2), call and loop expansion, collectives and warnings of
 // flattenModule, on MLIR text parsed the way users feed modules.
 #include "engine/hlo/hlo_attrs.h"
+#include "engine/hlo/hlo_sharding.h"
 #include "hlo_test_support.h"
 
 #include <QFile>
@@ -834,6 +835,16 @@ module @m attributes {mhlo.num_partitions = 2 : i32} {
         QTest::addRow("no shardings at all") << QString::fromStdString(mainWith("(%a: tensor<4xf32>) -> tensor<4xf32>",
             "  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>"))
                                              << false;
+        // Shardings that split nothing say nothing about partitioning.
+        for (const char* sharding : { "", "{replicated}", "{maximal device=0}" })
+            QTest::addRow("mhlo.sharding = \"%s\"", sharding) << QString::fromUtf8(R"(
+module @m attributes {mhlo.num_partitions = 2 : i32} {
+  func.func public @main(%arg0: tensor<8x4xf32> {mhlo.sharding = ")" + std::string(sharding) + R"("}) -> tensor<8x4xf32> {
+    %0 = stablehlo.add %arg0, %arg0 : tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+)") << false;
     }
 
     void shardingsWithoutCollectivesWarn()
@@ -842,9 +853,48 @@ module @m attributes {mhlo.num_partitions = 2 : i32} {
         QFETCH(bool, warns);
         const Flattened f = flattenText(mlir.toStdString());
         QVERIFY2(f.ok(), f.error.c_str());
-        QCOMPARE(hasWarning(f.program, "module carries shardings but no explicit collectives"), warns);
-        if (warns)
-            QCOMPARE(f.program.warnings.size(), std::size_t(1));
+        QCOMPARE(hasWarning(f.program, "carries tiled shardings but no explicit collectives"), warns);
+        // The add has no sharding of its own: costed at its global shape, and said so.
+        QCOMPARE(hasWarning(f.program, "1 compute op(s) have no sharding of their own"), warns);
+    }
+
+    // A pre-partitioned module whose ops carry their own result shardings (Shardy, as tt-mlir's
+    // sdy_presharded): each op is costed at its local piece; mhlo.sharding strings likewise.
+    void annotatedOpsAreCostedPerDevice()
+    {
+        const Flattened sdy = flattenText(R"(
+module @m {
+  sdy.mesh @mesh = <["batch"=2, "model"=4]>
+  func.func public @main(%arg0: tensor<32x784xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch"}, {}]>}, %arg1: tensor<784x2048xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"model"}]>}) -> tensor<32x2048xf32> {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"batch"}, {"model"}]>]>} : (tensor<32x784xf32>, tensor<784x2048xf32>) -> tensor<32x2048xf32>
+    %1 = stablehlo.add %0, %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"batch"}, {"model"}]>]>} : tensor<32x2048xf32>
+    return %1 : tensor<32x2048xf32>
+  }
+}
+)");
+        QVERIFY2(sdy.ok(), sdy.error.c_str());
+        QCOMPARE(sdy.program.shardedOps, std::int64_t(2));
+        QCOMPARE(sdy.program.globalShapeOps, std::int64_t(0));
+        // 2·32·784·2048 FLOPs over 2 × 4 devices, and the add's 32·2048 over 8.
+        QCOMPARE(sdy.program.totalFlops(), 2.0 * 32 * 784 * 2048 / 8 + 32.0 * 2048 / 8);
+        QCOMPARE(mhloShardCount("{devices=[8,1]<=[8]}"), std::optional<std::int64_t>(8));
+        QCOMPARE(mhloShardCount("{devices=[2,1,2]0,1,2,3 last_tile_dim_replicate}"), std::optional<std::int64_t>(2));
+        QCOMPARE(mhloShardCount("{devices=[2,2,2]<=[8] last_tile_dims={manual, replicated}}"), std::optional<std::int64_t>(2));
+        QCOMPARE(mhloShardCount("{replicated}"), std::optional<std::int64_t>(1));
+        QCOMPARE(mhloShardCount("{{devices=[4]<=[4]}, {replicated}}"), std::optional<std::int64_t>(4));
+        QVERIFY(!mhloShardCount(""));
+        QVERIFY(!mhloShardCount("{unknown form}"));
+        const Flattened mhlo = flattenText(R"(
+module @m attributes {mhlo.num_partitions = 4 : i32} {
+  func.func public @main(%arg0: tensor<8x4xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) -> tensor<8x4xf32> {
+    %0 = stablehlo.multiply %arg0, %arg0 {mhlo.sharding = "{devices=[4,1]<=[4]}"} : tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+)");
+        QVERIFY2(mhlo.ok(), mhlo.error.c_str());
+        QCOMPARE(mhlo.program.totalFlops(), 8.0 * 4 / 4);
+        QCOMPARE(mhlo.program.shardedOps, std::int64_t(1));
     }
 
     // sdy.manual_computation: its body runs on local shapes and is inlined.
