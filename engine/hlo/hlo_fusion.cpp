@@ -152,8 +152,15 @@ namespace {
             for (std::uint32_t i = 0; i < n; ++i) {
                 const FlatOp& flat = m_program.ops[i];
                 auto found = m_details.find(flat.op);
-                if (found == m_details.end())
-                    found = m_details.emplace(flat.op, detail::costOpDetail(*flat.op, 0)).first;
+                if (found == m_details.end()) {
+                    detail::OpCostDetail costing = detail::costOpDetail(*flat.op, 0);
+                    // A sharded op moves its local piece (as its cost already says).
+                    for (double& read : costing.operandReads)
+                        read *= flat.shardShare;
+                    for (double& write : costing.resultWrites)
+                        write *= flat.shardShare;
+                    found = m_details.emplace(flat.op, std::move(costing)).first;
+                }
                 m_detailOf[i] = &found->second;
                 if (!costed(i)) {
                     std::vector<std::uint32_t>& up = m_upstream[i];

@@ -40,6 +40,7 @@ namespace {
         std::string unknownName;
         bool sharded = false; ///< costed at its local piece (its own result sharding)
         bool globalShape = false; ///< in a module with tiled shardings, but no sharding of its own
+        double share = 1; ///< of the global cost one device runs
     };
 
     class Flattener {
@@ -543,6 +544,7 @@ namespace {
                         write *= share;
                     c.signature += " shards=" + std::to_string(*pieces);
                     c.sharded = true;
+                    c.share = share;
                 } else if (!pieces) {
                     c.globalShape = true;
                 }
@@ -585,6 +587,7 @@ namespace {
             flat.known = c.detail.known;
             flat.signature = c.signature;
             flat.xlaFusion = m_currentFusion;
+            flat.shardShare = c.share;
             const auto index = std::int32_t(m_program.ops.size());
             m_program.ops.push_back(std::move(flat));
             for (std::size_t r = 0; r < op.results.size(); ++r)

@@ -70,6 +70,9 @@ struct FlatOp {
     /// The XLA fusion (a `fusion` / `mhlo.fusion` op, per flattened instance) the op was written in;
     /// -1 outside any.
     std::int32_t xlaFusion = -1;
+    /// The share of the op's global cost one device runs (1/pieces of its own result sharding in a
+    /// module not partitioned yet); `cost` already includes it.
+    double shardShare = 1;
 };
 
 struct FlattenOptions {

@@ -3,6 +3,7 @@
 // Per-op FLOPs/bytes (import.md §5.2), call and loop expansion, collectives and warnings of
 // flattenModule, on MLIR text parsed the way users feed modules.
 #include "engine/hlo/hlo_attrs.h"
+#include "engine/hlo/hlo_fusion.h"
 #include "engine/hlo/hlo_sharding.h"
 #include "hlo_test_support.h"
 
@@ -877,6 +878,10 @@ module @m {
         QCOMPARE(sdy.program.globalShapeOps, std::int64_t(0));
         // 2·32·784·2048 FLOPs over 2 × 4 devices, and the add's 32·2048 over 8.
         QCOMPARE(sdy.program.totalFlops(), 2.0 * 32 * 784 * 2048 / 8 + 32.0 * 2048 / 8);
+        // The fused kernel's boundary bytes are the local pieces too: both inputs and the result, /8.
+        const FusionResult fused = fuseProgram(sdy.program);
+        QCOMPARE(int(fused.kernels.size()), 1);
+        QCOMPARE(fused.kernels[0].bytes, (32.0 * 784 + 784.0 * 2048 + 32.0 * 2048) * 4 / 8);
         QCOMPARE(mhloShardCount("{devices=[8,1]<=[8]}"), std::optional<std::int64_t>(8));
         QCOMPARE(mhloShardCount("{devices=[2,1,2]0,1,2,3 last_tile_dim_replicate}"), std::optional<std::int64_t>(2));
         QCOMPARE(mhloShardCount("{devices=[2,2,2]<=[8] last_tile_dims={manual, replicated}}"), std::optional<std::int64_t>(2));
