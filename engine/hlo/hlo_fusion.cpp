@@ -22,6 +22,7 @@
 #include "engine/hlo/hlo_op_costs.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -112,7 +113,7 @@ namespace {
         const FusionOptions& m_options;
         std::vector<std::int32_t> m_kernelOf; // by FlatOp
         std::vector<WorkKernel> m_kernels; // creation order
-        std::unordered_map<const Op*, detail::OpCostDetail> m_details;
+        std::map<std::pair<const Op*, double>, detail::OpCostDetail> m_details; ///< by op and sharded share
         std::vector<const detail::OpCostDetail*> m_detailOf; // by FlatOp
         std::vector<std::vector<std::uint32_t>> m_upstream; // by Free FlatOp: costed ops it passes on
         std::vector<std::uint32_t> m_useCount; // by FlatOp: distinct ops reading one of its results
@@ -144,14 +145,13 @@ namespace {
         {
             const std::size_t n = m_program.ops.size();
             m_detailOf.resize(n);
-            m_details.reserve(n);
             m_upstream.resize(n);
             m_useCount.assign(n, 0);
             m_producerStart.assign(n + 1, 0);
             std::vector<std::uint32_t> scratch;
             for (std::uint32_t i = 0; i < n; ++i) {
                 const FlatOp& flat = m_program.ops[i];
-                auto found = m_details.find(flat.op);
+                auto found = m_details.find({ flat.op, flat.shardShare });
                 if (found == m_details.end()) {
                     detail::OpCostDetail costing = detail::costOpDetail(*flat.op, 0);
                     // A sharded op moves its local piece (as its cost already says).
@@ -159,7 +159,7 @@ namespace {
                         read *= flat.shardShare;
                     for (double& write : costing.resultWrites)
                         write *= flat.shardShare;
-                    found = m_details.emplace(flat.op, std::move(costing)).first;
+                    found = m_details.emplace(std::pair { flat.op, flat.shardShare }, std::move(costing)).first;
                 }
                 m_detailOf[i] = &found->second;
                 if (!costed(i)) {

@@ -10,6 +10,7 @@
 #include "engine/hlo/hlo_op_costs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -38,9 +39,6 @@ namespace {
         std::optional<CollectiveInfo> collective;
         std::string signature;
         std::string unknownName;
-        bool sharded = false; ///< costed at its local piece (its own result sharding)
-        bool globalShape = false; ///< in a module with tiled shardings, but no sharding of its own
-        double share = 1; ///< of the global cost one device runs
     };
 
     class Flattener {
@@ -69,6 +67,20 @@ namespace {
             m_cache.reserve(m_opCount);
             for (std::size_t i = 0; i < entry->arguments.size(); ++i)
                 source(entry->arguments[i]) = Source { -1, std::uint32_t(i) };
+            if (m_tiledModule) {
+                m_argPieces.resize(entry->arguments.size());
+                for (std::size_t i = 0; i < entry->arguments.size(); ++i) {
+                    const Type& type = entry->argumentTypes[i];
+                    const AttributeList* attrs = i < entry->argumentAttributes.size() ? &entry->argumentAttributes[i] : nullptr;
+                    const Attribute* sharding = attrs ? findAttribute(*attrs, "mhlo.sharding") : nullptr;
+                    if (!sharding && attrs)
+                        sharding = findAttribute(*attrs, "sdy.sharding");
+                    if (sharding)
+                        m_argPieces[i] = shardingTiles(*sharding, m_module, type.dims.size());
+                    else
+                        m_argPieces[i] = std::vector<std::int64_t>(type.dims.size(), 1); // unannotated: replicated
+                }
+            }
             if (const double inlined = inlinedOpCount(*entry); inlined > double(kMaxFlatOps)) {
                 addError("the program would hold " + formatCount(inlined) + " ops with its calls inlined (at most "
                         + std::to_string(kMaxFlatOps) + ")",
@@ -96,6 +108,8 @@ namespace {
         std::size_t m_opCount = 0; // in the whole module, to size the program
         bool m_tooLarge = false;
         bool m_tiledModule = false; ///< carries shardings that split tensors: not partitioned yet
+        std::vector<std::optional<std::vector<std::int64_t>>> m_pieces; ///< by FlatOp: pieces per dim of result 0
+        std::vector<std::optional<std::vector<std::int64_t>>> m_argPieces; ///< by entry argument
         std::int32_t m_currentFusion = -1; ///< the XLA fusion being inlined
         std::int32_t m_fusionCount = 0;
         std::map<std::string, double> m_inlinedCounts;
@@ -528,27 +542,6 @@ namespace {
             }
             c.detail = detail::costOpDetail(op, groupSize);
             c.signature = detail::signatureOf(op);
-            if (c.detail.opClass == OpClass::Compute && m_tiledModule) {
-                // Not yet partitioned: an op annotated with its own result sharding runs on its local
-                // piece on each device; one without costs its global shape (counted, then warned).
-                const auto pieces = resultShardCount(op, m_module);
-                if (pieces && *pieces > 1) {
-                    const double share = 1.0 / double(*pieces);
-                    c.detail.cost.flops *= share;
-                    c.detail.cost.transcendentals *= share;
-                    c.detail.cost.bytesRead *= share;
-                    c.detail.cost.bytesWritten *= share;
-                    for (double& read : c.detail.operandReads)
-                        read *= share;
-                    for (double& write : c.detail.resultWrites)
-                        write *= share;
-                    c.signature += " shards=" + std::to_string(*pieces);
-                    c.sharded = true;
-                    c.share = share;
-                } else if (!pieces) {
-                    c.globalShape = true;
-                }
-            }
             if (!c.detail.known) {
                 c.unknownName = op.name;
                 if (baseOpName(op.name) == "custom_call")
@@ -587,11 +580,175 @@ namespace {
             flat.known = c.detail.known;
             flat.signature = c.signature;
             flat.xlaFusion = m_currentFusion;
-            flat.shardShare = c.share;
+            if (m_tiledModule)
+                shardInstance(op, flat);
             const auto index = std::int32_t(m_program.ops.size());
             m_program.ops.push_back(std::move(flat));
             for (std::size_t r = 0; r < op.results.size(); ++r)
                 source(op.results[r]) = Source { index, std::uint32_t(r) };
+        }
+
+        // ---- A module not partitioned yet: per-device pieces of each value, and each op's share ----
+
+        using Pieces = std::optional<std::vector<std::int64_t>>; ///< per dim of a value; none: unknown
+
+        Pieces operandPieces(const FlatOp& flat, std::size_t operand) const
+        {
+            const std::int32_t producer = flat.operandSources[operand];
+            const std::uint32_t result = flat.operandResultIndex[operand];
+            if (producer < 0)
+                return result < m_argPieces.size() ? m_argPieces[result] : Pieces {};
+            return result == 0 && std::size_t(producer) < m_pieces.size() ? m_pieces[std::size_t(producer)] : Pieces {};
+        }
+
+        static std::int64_t productOf(const std::vector<std::int64_t>& pieces)
+        {
+            std::int64_t total = 1;
+            for (std::int64_t p : pieces)
+                total *= std::max<std::int64_t>(1, p);
+            return total;
+        }
+
+        /// How the op's result is split and which share of the op's global work one device does: from
+        /// its own sharding annotation, else from its operands' pieces by the op's semantics
+        /// (elementwise, broadcast_in_dim, transpose, dot_general, reduce, views). Unknown: global shape.
+        void shardInstance(const Op& op, FlatOp& flat)
+        {
+            const std::size_t rank = op.resultTypes.empty() ? 0 : op.resultTypes[0].dims.size();
+            Pieces result;
+            double share = 1;
+            bool decided = false;
+            const std::string_view base = baseOpName(op.name);
+            const Attribute* own = op.attribute("mhlo.sharding");
+            if (!own)
+                own = op.attribute("sdy.sharding");
+            if (own) {
+                result = shardingTiles(*own, m_module, rank, 0);
+                if (result) {
+                    share = 1.0 / double(productOf(*result));
+                    decided = true;
+                }
+            } else if (base == "dot_general" || base == "dot") {
+                const auto dims = dotDimensions(op);
+                const Pieces lhs = op.operands.size() > 1 ? operandPieces(flat, 0) : Pieces {};
+                const Pieces rhs = op.operands.size() > 1 ? operandPieces(flat, 1) : Pieces {};
+                if (dims && lhs && rhs) {
+                    std::vector<std::int64_t> pieces;
+                    const auto freeDims = [](std::size_t rankOf, const std::vector<std::int64_t>& batch,
+                                              const std::vector<std::int64_t>& contracting) {
+                        std::vector<std::int64_t> free;
+                        for (std::int64_t d = 0; d < std::int64_t(rankOf); ++d)
+                            if (std::find(batch.begin(), batch.end(), d) == batch.end()
+                                && std::find(contracting.begin(), contracting.end(), d) == contracting.end())
+                                free.push_back(d);
+                        return free;
+                    };
+                    bool fits = true;
+                    const auto at = [&fits](const std::vector<std::int64_t>& of, std::int64_t d) {
+                        fits = fits && d >= 0 && std::size_t(d) < of.size();
+                        return fits ? of[std::size_t(d)] : 1;
+                    };
+                    for (std::int64_t d : dims->lhsBatch)
+                        pieces.push_back(at(*lhs, d));
+                    for (std::int64_t d : freeDims(lhs->size(), dims->lhsBatch, dims->lhsContracting))
+                        pieces.push_back(at(*lhs, d));
+                    for (std::int64_t d : freeDims(rhs->size(), dims->rhsBatch, dims->rhsContracting))
+                        pieces.push_back(at(*rhs, d));
+                    std::int64_t contracted = 1;
+                    for (std::size_t k = 0; k < dims->lhsContracting.size() && k < dims->rhsContracting.size(); ++k)
+                        contracted *= std::max(at(*lhs, dims->lhsContracting[k]), at(*rhs, dims->rhsContracting[k]));
+                    if (fits && pieces.size() == rank) {
+                        result = pieces;
+                        share = 1.0 / double(productOf(pieces) * contracted);
+                        decided = true;
+                    }
+                }
+            } else if (base == "broadcast_in_dim") {
+                const Pieces in = op.operands.empty() ? Pieces {} : operandPieces(flat, 0);
+                const auto mapping = intList(op, "broadcast_dimensions");
+                if (in && mapping && mapping->size() == in->size()) {
+                    std::vector<std::int64_t> pieces(rank, 1);
+                    for (std::size_t i = 0; i < mapping->size(); ++i)
+                        if ((*mapping)[i] >= 0 && std::size_t((*mapping)[i]) < rank)
+                            pieces[std::size_t((*mapping)[i])] = (*in)[i];
+                    result = pieces;
+                    share = 1.0 / double(productOf(pieces));
+                    decided = true;
+                }
+            } else if (base == "transpose") {
+                const Pieces in = op.operands.empty() ? Pieces {} : operandPieces(flat, 0);
+                const auto permutation = intList(op, "permutation");
+                if (in && permutation && permutation->size() == rank && in->size() == rank) {
+                    std::vector<std::int64_t> pieces(rank, 1);
+                    for (std::size_t d = 0; d < rank; ++d)
+                        pieces[d] = (*in)[std::size_t((*permutation)[d])];
+                    result = pieces;
+                    share = 1.0 / double(productOf(pieces));
+                    decided = true;
+                }
+            } else if (base == "reduce" && !op.operands.empty()) {
+                const Pieces in = operandPieces(flat, 0);
+                const auto reduced = intList(op, "dimensions");
+                if (in && reduced) {
+                    std::vector<std::int64_t> pieces;
+                    for (std::int64_t d = 0; d < std::int64_t(in->size()); ++d)
+                        if (std::find(reduced->begin(), reduced->end(), d) == reduced->end())
+                            pieces.push_back((*in)[std::size_t(d)]);
+                    if (pieces.size() == rank) {
+                        result = pieces;
+                        share = 1.0 / double(productOf(*in));
+                        decided = true;
+                    }
+                }
+            } else if (flat.opClass != OpClass::Collective && !op.resultTypes.empty()
+                && op.operandTypes.size() == op.operands.size()) {
+                // Elementwise and same-shape views: the operands' common pieces (scalars aside).
+                bool sameShapes = !op.operands.empty();
+                Pieces common;
+                for (std::size_t k = 0; k < op.operands.size() && sameShapes; ++k) {
+                    const Type& type = op.operandTypes[k];
+                    if (type.dims.empty())
+                        continue;
+                    if (type.dims != op.resultTypes.front().dims) {
+                        sameShapes = false;
+                        break;
+                    }
+                    const Pieces pieces = operandPieces(flat, k);
+                    if (!pieces || (common && *common != *pieces)) {
+                        sameShapes = false;
+                        break;
+                    }
+                    common = pieces;
+                }
+                if (sameShapes) {
+                    result = common ? common : std::vector<std::int64_t>(rank, 1);
+                    share = 1.0 / double(productOf(*result));
+                    decided = true;
+                } else if (flat.opClass == OpClass::Free && !op.operands.empty()) {
+                    // A reshape of an unsplit value stays unsplit.
+                    const Pieces in = operandPieces(flat, 0);
+                    if (in && productOf(*in) == 1) {
+                        result = std::vector<std::int64_t>(rank, 1);
+                        decided = true;
+                    }
+                }
+            }
+            m_pieces.push_back(result);
+            if (flat.opClass != OpClass::Compute)
+                return;
+            if (!decided) {
+                ++m_program.globalShapeOps;
+                return;
+            }
+            if (share < 1) {
+                flat.cost.flops *= share;
+                flat.cost.transcendentals *= share;
+                flat.cost.bytesRead *= share;
+                flat.cost.bytesWritten *= share;
+                flat.shardShare = share;
+                flat.signature += " share=1/" + std::to_string(std::llround(1 / share));
+                ++m_program.shardedOps;
+            }
         }
 
         /// A sharding that splits something (not "", "{replicated}", "{manual}" or a single device) on
@@ -639,19 +796,13 @@ namespace {
                     + " ops of unknown kind costed as memory traffic: " + list);
             }
             if (m_tiledModule) {
-                std::int64_t local = 0, global = 0;
-                for (const FlatOp& flat : m_program.ops) {
-                    const CachedOp& c = m_cache.at(flat.op);
-                    local += c.sharded ? 1 : 0;
-                    global += c.globalShape ? 1 : 0;
-                }
-                m_program.shardedOps = local;
-                m_program.globalShapeOps = global;
+                const std::int64_t local = m_program.shardedOps;
+                const std::int64_t global = m_program.globalShapeOps;
                 if (global > 0)
                     m_program.warnings.push_back(m_module.sourceName + ": the module is not partitioned yet (it carries "
                         + "tiled shardings); " + std::to_string(global) + " compute op(s) have no sharding of their own "
-                        + "and are costed at their global shape on every device" + (local > 0 ? " (" + std::to_string(local)
-                        + " annotated ops are costed at their local piece)" : std::string())
+                        + "and none follows from their operands: they are costed at their global shape on every device" + (local > 0 ? " (" + std::to_string(local)
+                        + " ops are costed at their local piece)" : std::string())
                         + "; export the per-device (post-SPMD) program for per-device costs");
                 if (!anyCollective)
                     m_program.warnings.push_back(m_module.sourceName

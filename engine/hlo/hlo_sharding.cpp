@@ -111,7 +111,107 @@ namespace {
         return pieces;
     }
 
+    /// Per-dim pieces of an mhlo.sharding string ("{devices=[2,1]<=[2]}": {2, 1}); replicated and
+    /// the like: all 1.
+    std::optional<std::vector<std::int64_t>> mhloTiles(std::string_view sharding, std::size_t rank)
+    {
+        std::string_view text = trim(sharding);
+        if (text.size() < 2 || text.front() != '{' || text.back() != '}')
+            return std::nullopt;
+        text = trim(text.substr(1, text.size() - 2));
+        if (!text.empty() && text.front() == '{') {
+            const std::size_t close = text.find('}');
+            return close == std::string_view::npos ? std::nullopt : mhloTiles(text.substr(0, close + 1), rank);
+        }
+        if (text.rfind("replicated", 0) == 0 || text.rfind("maximal", 0) == 0 || text.rfind("manual", 0) == 0)
+            return std::vector<std::int64_t>(rank, 1);
+        if (text.rfind("devices=[", 0) != 0)
+            return std::nullopt;
+        const std::size_t close = text.find(']');
+        if (close == std::string_view::npos)
+            return std::nullopt;
+        auto dims = integers(text.substr(9, close - 9));
+        if (!dims || dims->empty())
+            return std::nullopt;
+        std::size_t replicated = 0;
+        if (text.find("last_tile_dim_replicate") != std::string_view::npos)
+            replicated = 1;
+        if (const std::size_t at = text.find("last_tile_dims={"); at != std::string_view::npos) {
+            const std::size_t end = text.find('}', at);
+            if (end == std::string_view::npos)
+                return std::nullopt;
+            const std::string_view list = text.substr(at + 16, end - at - 16);
+            replicated = list.empty() ? 0 : std::size_t(std::count(list.begin(), list.end(), ',')) + 1;
+        }
+        if (replicated > dims->size())
+            return std::nullopt;
+        dims->resize(dims->size() - replicated);
+        if (dims->size() != rank)
+            return std::nullopt;
+        return dims;
+    }
+
+    /// Per-dim pieces of `@mesh, [{"x"}, {}]`.
+    std::optional<std::vector<std::int64_t>> sdyValueTiles(std::string_view text, const Module& module)
+    {
+        text = trim(text);
+        if (text.empty() || text.front() != '@')
+            return std::nullopt;
+        const std::size_t comma = text.find(',');
+        if (comma == std::string_view::npos)
+            return std::nullopt;
+        const Mesh* mesh = module.findMesh(trim(text.substr(1, comma - 1)));
+        if (!mesh)
+            return std::nullopt;
+        const std::size_t open = text.find('[', comma);
+        if (open == std::string_view::npos)
+            return std::nullopt;
+        std::vector<std::int64_t> tiles;
+        int braces = 0;
+        for (std::size_t i = open + 1; i < text.size() && text[i] != ']'; ++i) {
+            if (text[i] == '{') {
+                if (braces++ == 0)
+                    tiles.push_back(1);
+            } else if (text[i] == '}') {
+                --braces;
+            } else if (text[i] == '"' && braces > 0) {
+                const std::size_t close = text.find('"', i + 1);
+                if (close == std::string_view::npos)
+                    return std::nullopt;
+                const std::string_view axis = text.substr(i + 1, close - i - 1);
+                bool found = false;
+                for (const MeshAxis& meshAxis : mesh->axes) {
+                    if (meshAxis.name == axis) {
+                        tiles.back() *= std::max<std::int64_t>(1, meshAxis.size);
+                        found = true;
+                    }
+                }
+                if (!found)
+                    return std::nullopt;
+                i = close;
+            }
+        }
+        return tiles;
+    }
+
 } // namespace
+
+std::optional<std::vector<std::int64_t>> shardingTiles(
+    const Attribute& sharding, const Module& module, std::size_t rank, std::size_t result)
+{
+    std::optional<std::vector<std::int64_t>> tiles;
+    if (sharding.kind == Attribute::Kind::String) {
+        tiles = mhloTiles(sharding.text, rank);
+    } else if (sharding.kind == Attribute::Kind::Dialect && sharding.text == "sdy.sharding") {
+        tiles = sdyValueTiles(sharding.body, module);
+    } else if (sharding.kind == Attribute::Kind::Dialect && sharding.text == "sdy.sharding_per_value") {
+        if (const auto entry = perValueEntry(sharding.body, result))
+            tiles = sdyValueTiles(*entry, module);
+    }
+    if (tiles && tiles->size() != rank)
+        return std::nullopt;
+    return tiles;
+}
 
 std::optional<std::int64_t> mhloShardCount(std::string_view sharding)
 {

@@ -855,8 +855,10 @@ module @m attributes {mhlo.num_partitions = 2 : i32} {
         const Flattened f = flattenText(mlir.toStdString());
         QVERIFY2(f.ok(), f.error.c_str());
         QCOMPARE(hasWarning(f.program, "carries tiled shardings but no explicit collectives"), warns);
-        // The add has no sharding of its own: costed at its global shape, and said so.
-        QCOMPARE(hasWarning(f.program, "1 compute op(s) have no sharding of their own"), warns);
+        // The add follows its argument's sharding: costed at its local half, nothing left at global shape.
+        QVERIFY(!hasWarning(f.program, "compute op(s) have no sharding of their own"));
+        if (warns)
+            QCOMPARE(f.program.shardedOps, std::int64_t(1));
     }
 
     // A pre-partitioned module whose ops carry their own result shardings (Shardy, as tt-mlir's
@@ -889,6 +891,39 @@ module @m {
         QCOMPARE(mhloShardCount("{{devices=[4]<=[4]}, {replicated}}"), std::optional<std::int64_t>(4));
         QVERIFY(!mhloShardCount(""));
         QVERIFY(!mhloShardCount("{unknown form}"));
+        // Only the arguments annotated (an "auto" export): pieces follow through the ops whose
+        // semantics say how; where operands disagree (the bias add reads [2,4] and [1,4] pieces:
+        // the partitioner would reshard) the op stays at its global shape and is counted.
+        const Flattened args = flattenText(R"(
+module @m {
+  sdy.mesh @mesh = <["data"=2, "model"=4]>
+  func.func public @main(%x: tensor<32x784xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}, %w: tensor<784x2048xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"model"}]>}, %b: tensor<2048xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"model"}]>}) -> (tensor<32x2048xf32>, tensor<32xf32>) {
+    %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<32x784xf32>, tensor<784x2048xf32>) -> tensor<32x2048xf32>
+    %1 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<2048xf32>) -> tensor<32x2048xf32>
+    %2 = stablehlo.add %0, %1 : tensor<32x2048xf32>
+    %3 = stablehlo.multiply %0, %0 : tensor<32x2048xf32>
+    %c = stablehlo.constant dense<0.0> : tensor<f32>
+    %4 = stablehlo.reduce(%3 init: %c) applies stablehlo.add across dimensions = [1] : (tensor<32x2048xf32>, tensor<f32>) -> tensor<32xf32>
+    return %2, %4 : tensor<32x2048xf32>, tensor<32xf32>
+  }
+}
+)");
+        QVERIFY2(args.ok(), args.error.c_str());
+        double dotFlops = 0, multiplyFlops = 0, addFlops = 0;
+        for (const FlatOp& op : args.program.ops) {
+            if (op.op->name == "stablehlo.dot_general")
+                dotFlops = op.cost.flops;
+            else if (op.op->name == "stablehlo.multiply")
+                multiplyFlops = op.cost.flops;
+            else if (op.op->name == "stablehlo.add")
+                addFlops = op.cost.flops;
+        }
+        QCOMPARE(dotFlops, 2.0 * 32 * 784 * 2048 / 8); // [data, model] pieces of the result
+        QCOMPARE(multiplyFlops, 32.0 * 2048 / 8);
+        QCOMPARE(addFlops, 32.0 * 2048); // operands split differently: global shape
+        QCOMPARE(args.program.globalShapeOps, std::int64_t(1));
+        QVERIFY(hasWarning(args.program, "1 compute op(s) have no sharding of their own and none follows"));
+        QVERIFY(args.program.shardedOps >= 3); // the dot, the broadcast, the multiply (and the reduce)
         const Flattened mhlo = flattenText(R"(
 module @m attributes {mhlo.num_partitions = 4 : i32} {
   func.func public @main(%arg0: tensor<8x4xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) -> tensor<8x4xf32> {
