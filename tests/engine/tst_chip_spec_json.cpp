@@ -13,6 +13,7 @@
 #include "engine/chip/chip_spec_json.h"
 #include "engine/chip/chip_validate.h"
 #include "engine/chip/presets.h"
+#include "tests/support/compare_near.h"
 
 using namespace elk::chip;
 
@@ -330,8 +331,8 @@ private slots:
             return;
         }
         QVERIFY2(parsed.ok(), listErrors(parsed.errors).constData());
-        QVERIFY(qAbs(parsed.spec.hbm.bandwidthGBpsPerStack - expectedGBps) < 1e-9);
-        QVERIFY(qAbs(parsed.spec.totalHbmBandwidthMiBPerMs() - expectedGBps * 4 / kGBpsPerMiBPerMs) < 1e-9);
+        ELK_COMPARE_NEAR(parsed.spec.hbm.bandwidthGBpsPerStack, expectedGBps, 1e-9);
+        ELK_COMPARE_NEAR(parsed.spec.totalHbmBandwidthMiBPerMs(), expectedGBps * 4 / kGBpsPerMiBPerMs, 1e-9);
         // The canonical text is SI.
         QVERIFY(chipSpecToJson(parsed.spec).find("bandwidthGBpsPerStack") != std::string::npos);
     }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <optional>
+#include "tests/support/compare_near.h"
 
 using namespace elk::model;
 using namespace Qt::Literals::StringLiterals;
@@ -458,7 +459,7 @@ private slots:
         QCOMPARE(params, std::int64_t(13'015'864'320));
         QCOMPARE(analysis.totals.params, params);
         QCOMPARE(analysis.totals.weightBytes, 2 * params);
-        QVERIFY(qAbs(double(analysis.totals.weightBytes) / 26.0e9 - 1.0) < 0.005);
+        ELK_COMPARE_NEAR(double(analysis.totals.weightBytes) / 26.0e9, 1.0, 0.005);
         const std::int64_t kvCache = std::int64_t(32) * 2048 * 40 * 5120 * 2 * 2;
         const std::int64_t kvRow = std::int64_t(32) * 1 * 40 * 5120 * 2 * 2;
         QCOMPARE(kvCache, std::int64_t(53'687'091'200));

@@ -14,6 +14,7 @@
 
 #include "engine/hlo/hlo_run.h"
 #include "engine/store/result_store.h"
+#include "tests/support/compare_near.h"
 
 using namespace elk;
 using namespace elk::hlo;
@@ -115,7 +116,7 @@ private slots:
         for (const std::string& warning : result.warnings)
             warned = warned || warning.find("single-device replica groups") != std::string::npos;
         QVERIFY(warned);
-        QVERIFY(std::abs(result.computeSeconds + result.exposedCommSeconds - result.stepSeconds) < 1e-12);
+        ELK_COMPARE_NEAR(result.computeSeconds + result.exposedCommSeconds, result.stepSeconds, 1e-12);
         QVERIFY(result.fusedBytes <= result.unfusedBytes);
         // Determinism: the same inputs give the same report, byte for byte.
         const HloRunResult again = runHloFile(QString(kHespas + u"/jax_example.mlir"_s).toStdString(), options, nullptr, control);

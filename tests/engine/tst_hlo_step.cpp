@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/hlo/hlo_step.h"
+#include "tests/support/compare_near.h"
 
 using namespace elk::hlo;
 
@@ -183,8 +184,8 @@ private slots:
             QCOMPARE(slice.value(QStringLiteral("pid")).toInt(), 1);
             const double ts = slice.value(QStringLiteral("ts")).toDouble();
             const double dur = slice.value(QStringLiteral("dur")).toDouble();
-            QVERIFY(std::abs(ts - timeline.startSeconds[std::size_t(node)] * 1e6) < 1e-3);
-            QVERIFY(std::abs(dur - nodes[std::size_t(node)].seconds * 1e6) < 2e-3);
+            ELK_COMPARE_NEAR(ts, timeline.startSeconds[std::size_t(node)] * 1e6, 1e-3);
+            ELK_COMPARE_NEAR(dur, nodes[std::size_t(node)].seconds * 1e6, 2e-3);
             lanes[slice.value(QStringLiteral("tid")).toInt()].push_back({ ts, ts + dur });
             const QJsonObject args = slice.value(QStringLiteral("args")).toObject();
             if (isCompute) {

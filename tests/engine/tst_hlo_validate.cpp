@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include "engine/hlo/hlo_validate.h"
+#include "tests/support/compare_near.h"
 
 using namespace elk::hlo;
 
@@ -73,12 +74,12 @@ private slots:
         };
         const ValidationReport report = validateAgainst(table, predict, {}, lineage);
         QCOMPARE(report.predictedRows, 3);
-        QVERIFY(std::abs(report.rows[0].errorPercent - 10) < 1e-9);
-        QVERIFY(std::abs(report.rows[1].errorPercent + 20) < 1e-9);
-        QVERIFY(std::abs(*report.mapePercent - (10 + 20 + 25) / 3.0) < 1e-9);
+        ELK_COMPARE_NEAR(report.rows[0].errorPercent, 10, 1e-9);
+        ELK_COMPARE_NEAR(report.rows[1].errorPercent, -20, 1e-9);
+        ELK_COMPARE_NEAR(*report.mapePercent, (10 + 20 + 25) / 3.0, 1e-9);
         QCOMPARE(int(report.speedups.size()), 1);
         // S_ref = 2, S_sim = 2.2 / 0.8 = 2.75: ε = (2 − 2.75) / 2 = −37.5 %.
-        QVERIFY(std::abs(report.speedups[0].errorPercent + 37.5) < 1e-9);
+        ELK_COMPARE_NEAR(report.speedups[0].errorPercent, -37.5, 1e-9);
         QCOMPARE(report.rows[3].prediction.note, std::string("no module"));
         const QString text = QString::fromStdString(validationReportText(report));
         QVERIFY(text.contains(u"MAPE 18.3 %"));
@@ -156,10 +157,10 @@ private slots:
         };
         const ValidationReport report = validateAgainst(table, predict, { "fit" });
         QVERIFY(report.fittedScale.has_value());
-        QVERIFY(std::abs(*report.fittedScale - 2.0) < 1e-9);
+        ELK_COMPARE_NEAR(*report.fittedScale, 2.0, 1e-9);
         QVERIFY(report.fitMapePercent < 1e-9);
         // Judged only on the held-out row: 3/1.5·2 = 4 vs 3 → +33.3 %.
-        QVERIFY(std::abs(*report.mapePercent - 100.0 / 3) < 1e-6);
+        ELK_COMPARE_NEAR(*report.mapePercent, 100.0 / 3, 1e-6);
         QVERIFY(report.rows[0].usedForFit && !report.rows[2].usedForFit);
     }
 };

@@ -12,6 +12,7 @@
 #include "engine/core/sha256.h"
 #include "engine/cost/fitted_cost.h"
 #include "engine/cost/linear_model_tree.h"
+#include "tests/support/compare_near.h"
 
 using namespace elk::cost;
 using elk::model::DType;
@@ -102,8 +103,8 @@ private slots:
         }
         const LinearModelTree tree = fitLinearModelTree(set, 2, TreeSettings {});
         QCOMPARE(tree.leafCount(), 1);
-        QVERIFY(std::abs(tree.nodes[0].coefficients[0] - 3) < 1e-9);
-        QVERIFY(std::abs(tree.nodes[0].coefficients[1] - 100) < 1e-7);
+        ELK_COMPARE_NEAR(tree.nodes[0].coefficients[0], 3, 1e-9);
+        ELK_COMPARE_NEAR(tree.nodes[0].coefficients[1], 100, 1e-7);
     }
 
     void coefficientsAreNeverNegative()

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <set>
+#include "tests/support/compare_near.h"
 
 using namespace elk;
 using namespace elk::schedule;

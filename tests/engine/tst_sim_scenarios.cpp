@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <map>
+#include "tests/support/compare_near.h"
 
 using namespace elk;
 
@@ -70,19 +71,19 @@ void TestSimScenarios::onePreloadOverOneLink()
     f.execute(0, 30);
     const sim::SimResult r = run(chip, f);
     QCOMPARE(r.steps[0].preload.startCycles, 0.0);
-    QVERIFY(qAbs(r.steps[0].preload.endCycles - expectedPreload) < 1e-9);
-    QVERIFY(qAbs(r.latencyCycles - (expectedPreload + 30)) < 1e-9);
+    ELK_COMPARE_NEAR(r.steps[0].preload.endCycles, expectedPreload, 1e-9);
+    ELK_COMPARE_NEAR(r.latencyCycles, (expectedPreload + 30), 1e-9);
     QCOMPARE(r.steps[0].waitedFor, std::string());
     // Links: core 0 ingress, core 0 egress, HBM 0.
     QCOMPARE(r.links.size(), std::size_t(3));
     QCOMPARE(r.links[2].kind, sim::LinkKind::HbmStack);
-    QVERIFY(qAbs(r.linkBytes[0] - double(bytesPerCore)) < 1e-9);
+    ELK_COMPARE_NEAR(r.linkBytes[0], double(bytesPerCore), 1e-9);
     QCOMPARE(r.linkBytes[1], 0.0);
-    QVERIFY(qAbs(r.linkBytes[2] - 6400) < 1e-9);
+    ELK_COMPARE_NEAR(r.linkBytes[2], 6400, 1e-9);
     QCOMPARE(r.hbmBytes, std::int64_t(6400));
     QVERIFY(r.maxLinkUtilization <= 1 + 1e-9);
-    QVERIFY(qAbs(r.preloadOnlyCycles - expectedPreload) < 1e-9);
-    QVERIFY(qAbs(r.executeOnlyCycles - 30) < 1e-9);
+    ELK_COMPARE_NEAR(r.preloadOnlyCycles, expectedPreload, 1e-9);
+    ELK_COMPARE_NEAR(r.executeOnlyCycles, 30, 1e-9);
 }
 
 void TestSimScenarios::twoFlowsShareOneLink_data()
@@ -111,12 +112,12 @@ void TestSimScenarios::twoFlowsShareOneLink()
     sim::FairShare share(topology, traffic);
     const sim::FlowDemand flows[] = { { v, 1.0 / 100 }, { v, soloB / 100 } };
     const sim::FairShareResult& r = share.solve(flows, true);
-    QVERIFY(qAbs(r.rates[0] * 100 - expectedA) < 1e-12);
-    QVERIFY(qAbs(r.rates[1] * 100 - expectedB) < 1e-12);
+    ELK_COMPARE_NEAR(r.rates[0] * 100, expectedA, 1e-12);
+    ELK_COMPARE_NEAR(r.rates[1] * 100, expectedB, 1e-12);
     QVERIFY(r.maxUtilization <= 1 + 1e-12);
     const sim::FairShareResult& off = share.solve(flows, false);
     QCOMPARE(off.rates[0] * 100, 1.0);
-    QVERIFY(qAbs(off.maxUtilization - (1 + soloB)) < 1e-12);
+    ELK_COMPARE_NEAR(off.maxUtilization, (1 + soloB), 1e-12);
 }
 
 void TestSimScenarios::meshPreloadFromWestEdge()
@@ -145,7 +146,7 @@ void TestSimScenarios::meshPreloadFromWestEdge()
     QCOMPARE(meshLinks, 48); // 2 × (3 × 4) horizontal + 2 × (4 × 3) vertical
     // 16000 B at 64 B/cycle = 250 cycles (HBM) vs 3000 B on link (0,y)→E at 16 B/cycle = 187.5 and
     // 1000 B/core ÷ 16 = 62.5 on the last link: HBM-bound, plus the idle-HBM latency 100 cycles and 3 hops.
-    QVERIFY(qAbs(r.steps[0].preload.endCycles - (250 + 100 + 3)) < 1e-9);
+    ELK_COMPARE_NEAR(r.steps[0].preload.endCycles, (250 + 100 + 3), 1e-9);
 }
 
 void TestSimScenarios::meshRingShift()
@@ -184,17 +185,17 @@ void TestSimScenarios::threeOpsOverlap()
     const double expected[3][4] = { { 0, 100, 100, 250 }, { 100, 200, 250, 300 }, { 250, 350, 350, 430 } };
     for (int i = 0; i < 3; ++i) {
         const sim::StepTrace& s = r.steps[static_cast<std::size_t>(i)];
-        QVERIFY(qAbs(s.preload.startCycles - expected[i][0]) < 1e-9);
-        QVERIFY(qAbs(s.preload.endCycles - expected[i][1]) < 1e-9);
-        QVERIFY(qAbs(s.execute.startCycles - expected[i][2]) < 1e-9);
-        QVERIFY(qAbs(s.execute.endCycles - expected[i][3]) < 1e-9);
+        ELK_COMPARE_NEAR(s.preload.startCycles, expected[i][0], 1e-9);
+        ELK_COMPARE_NEAR(s.preload.endCycles, expected[i][1], 1e-9);
+        ELK_COMPARE_NEAR(s.execute.startCycles, expected[i][2], 1e-9);
+        ELK_COMPARE_NEAR(s.execute.endCycles, expected[i][3], 1e-9);
     }
     QCOMPARE(r.steps[1].waitedFor, std::string("execute"));
     QCOMPARE(r.steps[2].waitedFor, std::string("preload"));
-    QVERIFY(qAbs(r.latencyCycles - 430) < 1e-9);
-    QVERIFY(qAbs(r.overlapCycles - 150) < 1e-9);
-    QVERIFY(qAbs(r.preloadOnlyCycles - 150) < 1e-9);
-    QVERIFY(qAbs(r.executeOnlyCycles - 130) < 1e-9);
+    ELK_COMPARE_NEAR(r.latencyCycles, 430, 1e-9);
+    ELK_COMPARE_NEAR(r.overlapCycles, 150, 1e-9);
+    ELK_COMPARE_NEAR(r.preloadOnlyCycles, 150, 1e-9);
+    ELK_COMPARE_NEAR(r.executeOnlyCycles, 130, 1e-9);
     QCOMPARE(r.preloadOrder, (std::vector<int> { 0, 1, 2 }));
     // SRAM: while exe0 runs, pre1 (100) then also pre2? No: pre2 starts after exe0. Peak = 1000 + 100.
     QCOMPARE(r.sramPeakBytesPerCore, std::int64_t(1100));
@@ -219,7 +220,7 @@ void TestSimScenarios::contentionSlowsSharedPhases()
     QVERIFY(on.maxLinkUtilization <= 1 + 1e-9);
     QVERIFY(off.maxLinkUtilization > 1.5);
     QCOMPARE(off.steps[0].executeStallCycles, 0.0);
-    QVERIFY(qAbs(on.interconnectStallCycles - on.steps[0].executeStallCycles - on.steps[1].executeStallCycles) < 1e-9);
+    ELK_COMPARE_NEAR(on.interconnectStallCycles - on.steps[0].executeStallCycles, on.steps[1].executeStallCycles, 1e-9);
 }
 
 void TestSimScenarios::sramPortSlowsOverlappedCompute_data()
@@ -249,16 +250,16 @@ void TestSimScenarios::sramPortSlowsOverlappedCompute()
     f.execute(0, 150);
     f.execute(1, 10);
     const sim::SimResult r = run(chip, f, contention);
-    QVERIFY(qAbs(r.steps[1].preload.endCycles - 100) < 1e-9); // the preload itself is not slowed
-    QVERIFY(qAbs(r.steps[0].compute.startCycles) < 1e-9);
+    ELK_COMPARE_NEAR(r.steps[1].preload.endCycles, 100, 1e-9); // the preload itself is not slowed
+    ELK_COMPARE_NEAR(r.steps[0].compute.startCycles, 0, 1e-9);
     QVERIFY2(qAbs(r.steps[0].compute.endCycles - expectedEnd) < 1e-9, QByteArray::number(r.steps[0].compute.endCycles));
-    QVERIFY(qAbs(r.steps[0].execute.endCycles - expectedEnd) < 1e-9);
-    QVERIFY(qAbs(r.steps[0].executeStallCycles - (expectedEnd - 150)) < 1e-9);
-    QVERIFY(qAbs(r.interconnectStallCycles - (expectedEnd - 150)) < 1e-9);
+    ELK_COMPARE_NEAR(r.steps[0].execute.endCycles, expectedEnd, 1e-9);
+    ELK_COMPARE_NEAR(r.steps[0].executeStallCycles, (expectedEnd - 150), 1e-9);
+    ELK_COMPARE_NEAR(r.interconnectStallCycles, (expectedEnd - 150), 1e-9);
     // exe1 computes alone (no preload left): no stretch.
-    QVERIFY(qAbs(r.steps[1].execute.length() - 10) < 1e-9);
+    ELK_COMPARE_NEAR(r.steps[1].execute.length(), 10, 1e-9);
     QCOMPARE(r.steps[1].executeStallCycles, 0.0);
-    QVERIFY(qAbs(r.latencyCycles - (expectedEnd + 10)) < 1e-9);
+    ELK_COMPARE_NEAR(r.latencyCycles, (expectedEnd + 10), 1e-9);
 }
 
 void TestSimScenarios::badProgramIsAnError()

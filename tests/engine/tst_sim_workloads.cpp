@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <map>
+#include "tests/support/compare_near.h"
 
 using namespace elk;
 
@@ -117,7 +118,7 @@ void TestSimWorkloads::invariants()
     const double flopBound = double(r.flops) / (double(spec.totalCores()) * kIpuPeakFlopPerCycle);
     QVERIFY(r.latencyCycles >= std::max(hbmBound, flopBound));
     // Breakdown sums to the latency; steps are ordered.
-    QVERIFY(qAbs(r.overlapCycles + r.preloadOnlyCycles + r.executeOnlyCycles - r.latencyCycles) <= 1e-6 * r.latencyCycles);
+    ELK_COMPARE_NEAR(r.overlapCycles + r.preloadOnlyCycles + r.executeOnlyCycles, r.latencyCycles, 1e-6 * r.latencyCycles + 1e-9);
     for (std::size_t i = 0; i < r.steps.size(); ++i) {
         const sim::StepTrace& s = r.steps[i];
         QVERIFY(s.preload.endCycles <= s.execute.startCycles + 1e-9);

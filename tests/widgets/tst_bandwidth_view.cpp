@@ -16,6 +16,7 @@
 #include "timeline_fixture.h"
 #include "widgets/timeline/gantt_view.h"
 #include "widgets/timeline/timeline_sync.h"
+#include "tests/support/compare_near.h"
 
 using namespace elk;
 using namespace elk::widgets;
@@ -73,7 +74,7 @@ private slots:
             const double mid = (s.atCycles + sim.hbmBytesPerCycle[i + 1].atCycles) / 2;
             if (sim.hbmBytesPerCycle[i + 1].atCycles <= s.atCycles)
                 continue;
-            QVERIFY(std::abs(view.valueAt(BandwidthCurve::Hbm, mid) - s.value * sim.clockHz / 1e9) < 1e-9);
+            ELK_COMPARE_NEAR(view.valueAt(BandwidthCurve::Hbm, mid), s.value * sim.clockHz / 1e9, 1e-9);
             sawTraffic = sawTraffic || s.value > 0;
         }
         QVERIFY(sawTraffic);

@@ -17,6 +17,7 @@
 
 #include "tests/widgets/classroom_fixture.h"
 #include "widgets/classroom/sram_gauge.h"
+#include "tests/support/compare_near.h"
 
 using namespace elk;
 using namespace elk::widgets;
@@ -158,7 +159,7 @@ private slots:
         for (int i = 0; i < 3; ++i)
             QTest::keyClick(&view, Qt::Key_Plus);
         const auto [zoomedLower, zoomedUpper] = view.visibleCycles();
-        QVERIFY(std::abs((zoomedUpper - zoomedLower) - (upper - lower) / 8) < 1e-6 * (upper - lower));
+        ELK_COMPARE_NEAR((zoomedUpper - zoomedLower), (upper - lower) / 8, 1e-6 * (upper - lower));
         QVERIFY(zoomedLower <= view.cursorCycles() && view.cursorCycles() <= zoomedUpper);
         // Both designs show the same window.
         QCOMPARE(view.plot()->axisRect(1)->axis(QCPAxis::atBottom)->range(),
@@ -166,7 +167,7 @@ private slots:
         QTest::keyClick(&view, Qt::Key_End); // far outside the window: the view follows
         const auto [followLower, followUpper] = view.visibleCycles();
         QVERIFY(followLower <= view.cursorCycles() && view.cursorCycles() <= followUpper);
-        QVERIFY(std::abs((followUpper - followLower) - (zoomedUpper - zoomedLower)) < 1e-6 * (upper - lower));
+        ELK_COMPARE_NEAR((followUpper - followLower), (zoomedUpper - zoomedLower), 1e-6 * (upper - lower));
         QTest::keyClick(&view, Qt::Key_0);
         QCOMPARE(view.visibleCycles(), std::make_pair(lower, upper));
     }

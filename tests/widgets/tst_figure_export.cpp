@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 #include <QTest>
 #include <QXmlStreamReader>
+#include "tests/support/compare_near.h"
 
 using namespace elk::widgets;
 
@@ -94,8 +95,8 @@ private slots:
         const QRegularExpression mediaBox(QStringLiteral("/MediaBox \\[\\s*0 0 ([0-9.]+) ([0-9.]+)\\s*\\]"));
         const auto match = mediaBox.match(QString::fromLatin1(bytes));
         QVERIFY2(match.hasMatch(), "no MediaBox");
-        QVERIFY(std::abs(match.captured(1).toDouble() - widthCm / 2.54 * 72) < 1.0);
-        QVERIFY(std::abs(match.captured(2).toDouble() - heightCm / 2.54 * 72) < 1.0);
+        ELK_COMPARE_NEAR(match.captured(1).toDouble(), widthCm / 2.54 * 72, 1.0);
+        ELK_COMPARE_NEAR(match.captured(2).toDouble(), heightCm / 2.54 * 72, 1.0);
         // Vector output: text is drawn with embedded fonts, not as pixels.
         QVERIFY(bytes.contains("/FontFile"));
     }

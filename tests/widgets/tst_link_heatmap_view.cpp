@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include "timeline_fixture.h"
+#include "tests/support/compare_near.h"
 
 using namespace elk;
 using namespace elk::widgets;
@@ -129,16 +130,16 @@ private slots:
         QCOMPARE(view.binPosition(), 0);
         QCOMPARE(view.binLabel(), QStringLiteral("average over the run"));
         const double average = view.shownUtilization(link);
-        QVERIFY(std::abs(average - linkUtilization(sim, -1)[std::size_t(link)]) < 1e-6);
+        ELK_COMPARE_NEAR(average, linkUtilization(sim, -1)[std::size_t(link)], 1e-6);
         view.timeSlider()->setValue(bin + 1);
         QCOMPARE(view.binPosition(), bin + 1);
-        QVERIFY(std::abs(view.shownUtilization(link) - linkUtilization(sim, bin)[std::size_t(link)]) < 1e-6);
+        ELK_COMPARE_NEAR(view.shownUtilization(link), linkUtilization(sim, bin)[std::size_t(link)], 1e-6);
         QVERIFY(std::abs(view.shownUtilization(link) - average) > 0.01);
         QVERIFY2(view.binLabel().startsWith(QStringLiteral("t = ")), qPrintable(view.binLabel()));
         QVERIFY(view.binLabel().endsWith(QStringLiteral(" µs")) || view.binLabel().endsWith(QStringLiteral(" ms")));
         view.setBinPosition(0);
         QCOMPARE(view.timeSlider()->value(), 0);
-        QVERIFY(std::abs(view.shownUtilization(link) - average) < 1e-6);
+        ELK_COMPARE_NEAR(view.shownUtilization(link), average, 1e-6);
     }
 
     void playAdvancesTheBins()

@@ -7,6 +7,7 @@
 #include "widgets/timeline/timeline_geometry.h"
 
 #include <QTest>
+#include "tests/support/compare_near.h"
 
 using namespace elk::widgets;
 
@@ -69,7 +70,7 @@ private slots:
         QFETCH(int, ticks);
         QFETCH(double, step);
         QFETCH(int, decimals);
-        QVERIFY(std::abs(niceStep(span, ticks) - step) < step * 1e-9);
+        ELK_COMPARE_NEAR(niceStep(span, ticks), step, step * 1e-9);
         QCOMPARE(decimalsForStep(step), decimals);
     }
 
