@@ -36,6 +36,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include "tests/support/corpus_main.h"
 
 using namespace elk;
 
@@ -260,5 +261,5 @@ void TestEinsteinReal::bertAlsoImportsAsAnEncoderPass()
     QVERIFY2(gflop > 300 && gflop < 360, qPrintable(QString::number(gflop)));
 }
 
-QTEST_GUILESS_MAIN(TestEinsteinReal)
+ELK_CORPUS_TEST_MAIN(TestEinsteinReal, kCorpus)
 #include "tst_einstein_real.moc"

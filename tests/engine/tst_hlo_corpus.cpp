@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "tests/support/corpus_main.h"
 
 using namespace elk::hlo;
 
@@ -156,5 +157,5 @@ void TestHloCorpus::resnetTrainStep()
     QCOMPARE(QString::fromStdString(toString(first->resultTypes.front())), QStringLiteral("tensor<256x112x112x64xf16>"));
 }
 
-QTEST_GUILESS_MAIN(TestHloCorpus)
+ELK_CORPUS_TEST_MAIN(TestHloCorpus, kCorpus)
 #include "tst_hlo_corpus.moc"

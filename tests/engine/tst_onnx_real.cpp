@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include "tests/support/corpus_main.h"
 
 using namespace elk;
 
@@ -102,5 +103,5 @@ void TestOnnxReal::detectorFlops()
     QVERIFY(flops <= 4.466e9 * 1.20);
 }
 
-QTEST_GUILESS_MAIN(TestOnnxReal)
+ELK_CORPUS_TEST_MAIN(TestOnnxReal, kCorpus)
 #include "tst_onnx_real.moc"
