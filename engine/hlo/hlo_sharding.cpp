@@ -69,47 +69,8 @@ namespace {
         return std::nullopt;
     }
 
-    /// `@mesh, [{"x"}, {"y", "z"}, {}]` (possibly followed by replicated={...}) -> pieces.
-    std::optional<std::int64_t> sdyValueShards(std::string_view text, const Module& module)
-    {
-        text = trim(text);
-        if (text.empty() || text.front() != '@')
-            return std::nullopt; // an inline mesh: not read
-        const std::size_t comma = text.find(',');
-        if (comma == std::string_view::npos)
-            return std::nullopt;
-        const Mesh* mesh = module.findMesh(trim(text.substr(1, comma - 1)));
-        if (!mesh)
-            return std::nullopt;
-        const std::size_t open = text.find('[', comma);
-        if (open == std::string_view::npos)
-            return std::nullopt;
-        std::int64_t pieces = 1;
-        int braces = 0;
-        for (std::size_t i = open + 1; i < text.size() && text[i] != ']'; ++i) {
-            if (text[i] == '{')
-                ++braces;
-            else if (text[i] == '}')
-                --braces;
-            else if (text[i] == '"' && braces > 0) {
-                const std::size_t close = text.find('"', i + 1);
-                if (close == std::string_view::npos)
-                    return std::nullopt;
-                const std::string_view axis = text.substr(i + 1, close - i - 1);
-                bool found = false;
-                for (const MeshAxis& meshAxis : mesh->axes) {
-                    if (meshAxis.name == axis) {
-                        pieces *= std::max<std::int64_t>(1, meshAxis.size);
-                        found = true;
-                    }
-                }
-                if (!found)
-                    return std::nullopt;
-                i = close;
-            }
-        }
-        return pieces;
-    }
+    /// `rank` of mhloTiles that accepts the tile dims as written (none for a replicated form).
+    constexpr std::size_t kAnyRank = std::size_t(-1);
 
     /// Per-dim pieces of an mhlo.sharding string ("{devices=[2,1]<=[2]}": {2, 1}); replicated and
     /// the like: all 1.
@@ -124,7 +85,7 @@ namespace {
             return close == std::string_view::npos ? std::nullopt : mhloTiles(text.substr(0, close + 1), rank);
         }
         if (text.rfind("replicated", 0) == 0 || text.rfind("maximal", 0) == 0 || text.rfind("manual", 0) == 0)
-            return std::vector<std::int64_t>(rank, 1);
+            return std::vector<std::int64_t>(rank == kAnyRank ? 0 : rank, 1);
         if (text.rfind("devices=[", 0) != 0)
             return std::nullopt;
         const std::size_t close = text.find(']');
@@ -146,7 +107,7 @@ namespace {
         if (replicated > dims->size())
             return std::nullopt;
         dims->resize(dims->size() - replicated);
-        if (dims->size() != rank)
+        if (rank != kAnyRank && dims->size() != rank)
             return std::nullopt;
         return dims;
     }
@@ -194,20 +155,27 @@ namespace {
         return tiles;
     }
 
+    /// Per-dim pieces of a Shardy sharding (`result` picks the value of a sharding_per_value).
+    std::optional<std::vector<std::int64_t>> sdyTiles(const Attribute& sharding, const Module& module, std::size_t result)
+    {
+        if (sharding.kind != Attribute::Kind::Dialect)
+            return std::nullopt;
+        if (sharding.text == "sdy.sharding")
+            return sdyValueTiles(sharding.body, module);
+        if (sharding.text == "sdy.sharding_per_value")
+            if (const auto entry = perValueEntry(sharding.body, result))
+                return sdyValueTiles(*entry, module);
+        return std::nullopt;
+    }
+
 } // namespace
 
 std::optional<std::vector<std::int64_t>> shardingTiles(
     const Attribute& sharding, const Module& module, std::size_t rank, std::size_t result)
 {
-    std::optional<std::vector<std::int64_t>> tiles;
-    if (sharding.kind == Attribute::Kind::String) {
-        tiles = mhloTiles(sharding.text, rank);
-    } else if (sharding.kind == Attribute::Kind::Dialect && sharding.text == "sdy.sharding") {
-        tiles = sdyValueTiles(sharding.body, module);
-    } else if (sharding.kind == Attribute::Kind::Dialect && sharding.text == "sdy.sharding_per_value") {
-        if (const auto entry = perValueEntry(sharding.body, result))
-            tiles = sdyValueTiles(*entry, module);
-    }
+    if (sharding.kind == Attribute::Kind::String)
+        return mhloTiles(sharding.text, rank);
+    const auto tiles = sdyTiles(sharding, module, result);
     if (tiles && tiles->size() != rank)
         return std::nullopt;
     return tiles;
@@ -215,61 +183,14 @@ std::optional<std::vector<std::int64_t>> shardingTiles(
 
 std::optional<std::int64_t> mhloShardCount(std::string_view sharding)
 {
-    std::string_view text = trim(sharding);
-    if (text.size() < 2 || text.front() != '{' || text.back() != '}')
-        return std::nullopt;
-    text = trim(text.substr(1, text.size() - 2));
-    if (!text.empty() && text.front() == '{') {
-        // A tuple sharding: its first element.
-        const std::size_t close = text.find('}');
-        return close == std::string_view::npos ? std::nullopt : mhloShardCount(text.substr(0, close + 1));
-    }
-    if (text.rfind("replicated", 0) == 0 || text.rfind("maximal", 0) == 0 || text.rfind("manual", 0) == 0)
-        return 1;
-    if (text.rfind("devices=[", 0) != 0)
-        return std::nullopt;
-    const std::size_t close = text.find(']');
-    if (close == std::string_view::npos)
-        return std::nullopt;
-    const auto dims = integers(text.substr(9, close - 9));
-    if (!dims || dims->empty())
-        return std::nullopt;
-    // Trailing dims that replicate rather than tile the tensor.
-    std::size_t replicated = 0;
-    if (text.find("last_tile_dim_replicate") != std::string_view::npos)
-        replicated = 1;
-    if (const std::size_t at = text.find("last_tile_dims={"); at != std::string_view::npos) {
-        const std::size_t end = text.find('}', at);
-        if (end == std::string_view::npos)
-            return std::nullopt;
-        const std::string_view list = text.substr(at + 16, end - at - 16);
-        replicated = list.empty() ? 0 : std::size_t(std::count(list.begin(), list.end(), ',')) + 1;
-    }
-    if (replicated >= dims->size())
-        return 1;
-    return product(*dims, dims->size() - replicated);
+    const auto tiles = mhloTiles(sharding, kAnyRank);
+    return tiles ? std::optional<std::int64_t>(product(*tiles, tiles->size())) : std::nullopt;
 }
 
 std::optional<std::int64_t> sdyShardCount(const Attribute& sharding, const Module& module, std::size_t result)
 {
-    if (sharding.kind != Attribute::Kind::Dialect)
-        return std::nullopt;
-    if (sharding.text == "sdy.sharding")
-        return sdyValueShards(sharding.body, module);
-    if (sharding.text == "sdy.sharding_per_value") {
-        const auto entry = perValueEntry(sharding.body, result);
-        return entry ? sdyValueShards(*entry, module) : std::nullopt;
-    }
-    return std::nullopt;
-}
-
-std::optional<std::int64_t> resultShardCount(const Op& op, const Module& module)
-{
-    if (const Attribute* mhlo = op.attribute("mhlo.sharding"); mhlo && mhlo->kind == Attribute::Kind::String)
-        return mhloShardCount(mhlo->text);
-    if (const Attribute* sdy = op.attribute("sdy.sharding"))
-        return sdyShardCount(*sdy, module, 0);
-    return std::nullopt;
+    const auto tiles = sdyTiles(sharding, module, result);
+    return tiles ? std::optional<std::int64_t>(product(*tiles, tiles->size())) : std::nullopt;
 }
 
 bool isTiledSharding(const Attribute& sharding, const Module& module)

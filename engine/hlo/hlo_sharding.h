@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Sharding annotations of a not yet partitioned module: how many pieces a value is split into, so
-// that an op annotated with its own result sharding is costed at its per-device (local) shape.
+// Sharding annotations of a not yet partitioned module: how many pieces a value is split into, per
+// dim, so that ops are costed at their per-device (local) shape (hlo_program.cpp follows them).
 // Read forms: mhlo.sharding strings ("{devices=[8,1]<=[8]}", "{devices=[2,1,2]0,1,2,3
 // last_tile_dim_replicate}", "{replicated}", "{maximal device=0}", "{manual}") and Shardy's
 // #sdy.sharding<@mesh, [{"x"}, {}]> / #sdy.sharding_per_value<[<@mesh, [...]>, ...]> with the axis
@@ -24,10 +24,6 @@ std::optional<std::int64_t> mhloShardCount(std::string_view sharding);
 
 /// The same for a Shardy sharding of one value (`result` picks the value of a sharding_per_value).
 std::optional<std::int64_t> sdyShardCount(const Attribute& sharding, const Module& module, std::size_t result = 0);
-
-/// Pieces the op's first result is split into by the op's own annotation (mhlo.sharding or
-/// sdy.sharding); none when it has none.
-std::optional<std::int64_t> resultShardCount(const Op& op, const Module& module);
 
 /// Whether a sharding attribute splits anything (a tile count above 1).
 bool isTiledSharding(const Attribute& sharding, const Module& module);

@@ -33,7 +33,6 @@ namespace {
     };
 
     struct NodeState {
-        std::size_t index = 0;
         std::string type;
         std::optional<Value> value;
         bool poisoned = false; ///< failed, or depends on a node that failed: not reported again
@@ -188,7 +187,7 @@ namespace {
                 if (!ok)
                     continue;
                 m_definitions[node.id].push_back(m_nodes.size());
-                m_state.push_back(NodeState { m_nodes.size(), node.type, std::nullopt, false,
+                m_state.push_back(NodeState { node.type, std::nullopt, false,
                     node.type == "Parameter" || node.type == "Constant" });
                 m_listsParameters = m_listsParameters || m_state.back().external;
                 m_nodes.push_back(std::move(node));
@@ -306,7 +305,7 @@ namespace {
             const std::string suffix = occurrence == 0 ? std::string() : "@" + std::to_string(occurrence + 1);
             const NodeInfo info { node.id, node.type, node.type + "." + std::to_string(node.id) + suffix,
                 m_readerShape[n], suffix };
-            LoweringContext context { m_program, m_bindings, info, *kernel, inputs, {} };
+            LoweringContext context { m_program, m_bindings, info, *kernel, inputs, {}, {} };
             const std::size_t firstOp = m_program.ops.size();
             NodeError failure;
             auto value = lowerNode(context, failure);

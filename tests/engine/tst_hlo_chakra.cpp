@@ -16,6 +16,7 @@
 
 #include "engine/hlo/hlo_chakra.h"
 #include "engine/hlo/hlo_run.h"
+#include "tests/support/hlo_loop_module.h"
 
 using namespace elk::hlo;
 
@@ -421,27 +422,8 @@ private slots:
     // simulator sees 40 MiB, as the device sends), chained; the loop's compute carries 10 iterations.
     void loopCollectivesRunPerIteration()
     {
-        const char* text = R"(func.func @main(%arg0: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
-  %c0 = stablehlo.constant dense<0> : tensor<i32>
-  %0:2 = stablehlo.while(%iterArg = %c0, %iterArg_0 = %arg0) : tensor<i32>, tensor<1024x1024xf32>
-   cond {
-    %c = stablehlo.constant dense<10> : tensor<i32>
-    %1 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    stablehlo.return %1 : tensor<i1>
-  } do {
-    %1 = stablehlo.multiply %iterArg_0, %iterArg_0 : tensor<1024x1024xf32>
-    %2 = "stablehlo.all_reduce"(%1) <{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}> ({
-    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
-      %s = stablehlo.add %x, %y : tensor<f32>
-      stablehlo.return %s : tensor<f32>
-    }) : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
-    %c_1 = stablehlo.constant dense<1> : tensor<i32>
-    %3 = stablehlo.add %iterArg, %c_1 : tensor<i32>
-    stablehlo.return %3, %2 : tensor<i32>, tensor<1024x1024xf32>
-  }
-  return %0#1 : tensor<1024x1024xf32>
-})";
-        const auto read = elk::hlo::readHloText(text, "loop.mlir");
+
+        const auto read = elk::hlo::readHloText(kLoopAllReduceModule, "loop.mlir");
         QVERIFY(read.ok());
         elk::hlo::HloRunOptions options;
         elk::NullRunControl control;

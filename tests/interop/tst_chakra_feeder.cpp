@@ -17,6 +17,7 @@
 #include <QTest>
 
 #include <cmath>
+#include "tests/support/hlo_loop_module.h"
 
 using namespace Qt::StringLiterals;
 
@@ -24,26 +25,7 @@ namespace {
 
 const QString kHespas = QStringLiteral(ELK_SHARED_DIR "/corpus/stablehlo/hespas");
 
-const char* const kLoopModule = R"(func.func @main(%arg0: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
-  %c0 = stablehlo.constant dense<0> : tensor<i32>
-  %0:2 = stablehlo.while(%iterArg = %c0, %iterArg_0 = %arg0) : tensor<i32>, tensor<1024x1024xf32>
-   cond {
-    %c = stablehlo.constant dense<10> : tensor<i32>
-    %1 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    stablehlo.return %1 : tensor<i1>
-  } do {
-    %1 = stablehlo.multiply %iterArg_0, %iterArg_0 : tensor<1024x1024xf32>
-    %2 = "stablehlo.all_reduce"(%1) <{replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>}> ({
-    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
-      %s = stablehlo.add %x, %y : tensor<f32>
-      stablehlo.return %s : tensor<f32>
-    }) : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
-    %c_1 = stablehlo.constant dense<1> : tensor<i32>
-    %3 = stablehlo.add %iterArg, %c_1 : tensor<i32>
-    stablehlo.return %3, %2 : tensor<i32>, tensor<1024x1024xf32>
-  }
-  return %0#1 : tensor<1024x1024xf32>
-})";
+
 
 struct Expected {
     double nodes = 0;
@@ -97,7 +79,7 @@ private slots:
             module = out.filePath(u"loop.mlir"_s);
             QFile file(module);
             QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write(kLoopModule);
+            file.write(kLoopAllReduceModule);
         } else if (!QFileInfo::exists(module)) {
             QSKIP("the hespas corpus (../shared/corpus/stablehlo/hespas) is not present");
         }
