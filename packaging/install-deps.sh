@@ -10,6 +10,8 @@ set -euo pipefail
 packages=(
     # toolchain
     g++ cmake ninja-build pkg-config git
+    # the sanitizer and fuzz part of the test command (CMake preset "fuzz"): clang with libFuzzer
+    clang libclang-rt-14-dev
     # packaging: cpack -G DEB computes Depends with dpkg-shlibdeps
     dpkg-dev
     # libraries (fixed by the design)

@@ -504,16 +504,25 @@ void HloPage::cancel()
 
 void HloPage::onFinished(HloRunSetPtr runs)
 {
-    m_runs = std::move(runs);
     m_progressBar->setVisible(false);
-    updateButtons();
-    const std::size_t count = m_runs->results.size();
-    if (!m_runs->ok()) {
-        // The module did not parse: say where; the views empty (what they showed was of another run).
-        showError(tr("%1 does not parse:\n%2").arg(QFileInfo(m_runs->path).fileName(), m_runs->readErrors.join(QLatin1Char('\n'))));
+    if (!runs->ok()) {
+        // The module did not parse: say where, and lose nothing: the last run that worked stays in
+        // the views, and the error line names both files.
+        QString message = tr("%1 does not parse:\n%2").arg(QFileInfo(runs->path).fileName(), runs->readErrors.join(QLatin1Char('\n')));
+        if (m_runs && m_runs->ok())
+            message += tr("\nThe views still show %1.").arg(QFileInfo(m_runs->path).fileName());
+        else
+            m_runs = runs;
+        updateButtons();
+        showError(message);
         m_progressLabel->setText(tr("Not run: the module does not parse."));
-        emit statusMessage(tr("StableHLO: %1").arg(m_runs->readErrors.value(0)));
+        emit statusMessage(tr("StableHLO: %1").arg(runs->readErrors.value(0)));
+        if (m_runs != runs)
+            return;
     } else {
+        m_runs = std::move(runs);
+        updateButtons();
+        const std::size_t count = m_runs->results.size();
         QStringList errors;
         std::int64_t hits = 0, misses = 0;
         for (std::size_t i = 0; i < count; ++i) {

@@ -526,6 +526,21 @@ void MainWindow::openModelDialog()
 void MainWindow::onModelLoaded(std::shared_ptr<const elk::widgets::ModelSnapshot> snapshot)
 {
     const bool ok = snapshot->ok();
+    if (!ok && snapshot->freeDims.empty() && m_lastGoodModel && snapshot->filePath != m_lastGoodModel->filePath) {
+        // Opening a broken file loses nothing: the model that was open stays, with why the other did
+        // not open above it. (A file with free dims is shown: its form asks for their sizes.)
+        const QString failedName = QFileInfo(snapshot->filePath).fileName();
+        m_modelPath = m_lastGoodModel->filePath;
+        m_modelPane->setSnapshot(m_lastGoodModel);
+        m_modelPane->showOpenError(tr("%1 was not opened; %2 stays open.\n%3")
+                                       .arg(failedName, QFileInfo(m_modelPath).fileName(), snapshot->error));
+        showStatus(tr("Model %1 not opened: %2").arg(failedName, snapshot->error.section(QLatin1Char('\n'), 0, 0)), 0);
+        m_runWhenModelLoads = false;
+        updateRunAction();
+        return;
+    }
+    if (ok)
+        m_lastGoodModel = snapshot;
     if (ok) {
         const elk::model::GraphSummary& summary = snapshot->summary;
         showStatus(tr("Model %1 loaded: %2 ops, %3")

@@ -156,6 +156,8 @@ private:
     QTimer m_rerunTimer;
 
     QString m_modelPath; ///< file path or "bundled:NAME" of the model asked for last
+    /// The last model that loaded: kept when a file opened after it fails to load.
+    std::shared_ptr<const elk::widgets::ModelSnapshot> m_lastGoodModel;
     /// Designs and run options of the workspace (the controls hold model, chip and step).
     elk::run::RunRequest m_runTemplate;
     QString m_workspacePath;

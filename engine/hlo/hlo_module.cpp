@@ -162,6 +162,13 @@ std::string toString(const Type& type)
     return out + ">";
 }
 
+Attribute::Attribute() = default;
+Attribute::Attribute(const Attribute&) = default;
+Attribute::Attribute(Attribute&&) noexcept = default;
+Attribute& Attribute::operator=(const Attribute&) = default;
+Attribute& Attribute::operator=(Attribute&&) noexcept = default;
+Attribute::~Attribute() = default;
+
 const Attribute* Attribute::field(std::string_view name) const { return findAttribute(fields, name); }
 
 const Attribute* findAttribute(const AttributeList& list, std::string_view name)

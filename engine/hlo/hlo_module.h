@@ -83,6 +83,15 @@ struct Attribute {
     std::vector<Attribute> items;
     std::vector<std::pair<std::string, Attribute>> fields;
 
+    // Defined where Attribute is complete: clang with libstdc++ rejects implicit ones that need
+    // std::pair<std::string, Attribute> inside the class itself.
+    Attribute();
+    Attribute(const Attribute&);
+    Attribute(Attribute&&) noexcept;
+    Attribute& operator=(const Attribute&);
+    Attribute& operator=(Attribute&&) noexcept;
+    ~Attribute();
+
     const Attribute* field(std::string_view name) const;
 };
 

@@ -508,9 +508,11 @@ namespace {
         enum class Type { Dict, List, String, Integer, Float, Other } type = Type::Other;
         std::size_t column = 0;
         std::size_t keyColumn = 0; ///< where its key starts, for a dict entry
+        std::string key; ///< its key, for a dict entry
         std::string text;
         std::int64_t integer = 0;
-        std::vector<std::pair<std::string, Literal>> entries; // Dict
+        // A vector of the type being defined (allowed since C++17); a pair of it is not (clang rejects it).
+        std::vector<Literal> entries; // Dict, each with its key
         std::vector<Literal> items; // List
     };
 
@@ -530,7 +532,8 @@ namespace {
                 p.expectPunct(":", "':' after the key \"" + key.text + "\"");
                 Literal item = literal(p, depth + 1);
                 item.keyColumn = key.column;
-                value.entries.emplace_back(key.text, std::move(item));
+                item.key = key.text;
+                value.entries.push_back(std::move(item));
                 if (!p.atPunct(","))
                     break;
                 p.take();
@@ -584,7 +587,8 @@ namespace {
         std::map<std::string, InputDecl> decls;
         if (dict.type != Literal::Type::Dict)
             throw ParseFailure { dict.column, "expected input_dict to be a dict {\"input0\": {...}, ...}" };
-        for (const auto& [name, entry] : dict.entries) {
+        for (const Literal& entry : dict.entries) {
+            const std::string& name = entry.key;
             const std::size_t keyColumn = entry.keyColumn;
             if (entry.type != Literal::Type::Dict)
                 throw ParseFailure { entry.column,
@@ -594,7 +598,8 @@ namespace {
             decl.column = keyColumn ? keyColumn : entry.column;
             bool haveDtype = false;
             bool haveShape = false;
-            for (const auto& [key, value] : entry.entries) {
+            for (const Literal& value : entry.entries) {
+                const std::string& key = value.key;
                 if (key == "dtype") {
                     if (value.type != Literal::Type::String)
                         throw ParseFailure { value.column, "expected \"dtype\" of " + name + " to be a string" };

@@ -79,7 +79,7 @@ namespace {
 
         ImportResult run(std::string_view text)
         {
-            if (readNodes(text) && processNodes()) {
+            if (readNodes(text) && !stopRequested() && processNodes() && !stopRequested()) {
                 // In a decode step the new K/V rows reach the cache through their append operator; a
                 // Result on them ("present" key/values) is that write, not a second one.
                 for (const auto& [rows, op] : m_program.kvAppendOf)
@@ -111,6 +111,16 @@ namespace {
                     kept[place.first].location += " and " + std::to_string(place.second) + " more like it";
             }
             m_result.warnings = std::move(kept);
+        }
+
+        /// Polls ImportOptions::control; a stop is recorded once, as an error.
+        bool stopRequested()
+        {
+            if (!m_result.stopped && m_options.control && m_options.control->stopRequested()) {
+                m_result.stopped = true;
+                m_result.errors.push_back({ "", "stopped before the import finished" });
+            }
+            return m_result.stopped;
         }
 
         bool error(std::string location, std::string message)
@@ -345,8 +355,11 @@ namespace {
         bool processNodes()
         {
             parseKernels();
-            for (std::size_t n = 0; n < m_nodes.size() && m_result.errors.size() < kMaxErrors; ++n)
+            for (std::size_t n = 0; n < m_nodes.size() && m_result.errors.size() < kMaxErrors; ++n) {
+                if ((n & 255) == 0 && stopRequested())
+                    return false;
                 processNode(n);
+            }
             return m_result.errors.empty();
         }
 

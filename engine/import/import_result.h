@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "engine/core/run_control.h"
 #include "engine/model/graph.h"
 
 #include <cstdint>
@@ -42,6 +43,9 @@ struct ImportOptions {
     /// Integer graph inputs whose values are fixed at import time (a window length or a position
     /// passed as a tensor), by input name, row-major. Shape arithmetic on them folds.
     std::map<std::string, std::vector<std::int64_t>> inputValues;
+    /// Polled between passes and every few hundred nodes: when it asks to stop, the import ends with
+    /// ImportResult::stopped (and an error saying so). Null: never stops.
+    const RunControl* control = nullptr;
 };
 
 /// One problem, located as precisely as the format allows.
@@ -66,6 +70,7 @@ struct ImportResult {
     std::vector<ImportIssue> errors;   ///< non-empty: the import failed
     std::vector<ImportIssue> warnings; ///< the import succeeded, but something was approximated
     std::vector<FreeDim> freeDims; ///< unbound input dims (each also an error), in input and axis order
+    bool stopped = false; ///< ImportOptions::control asked to stop: not a fault of the file
     bool ok() const { return errors.empty(); }
 };
 

@@ -127,6 +127,19 @@ struct Context {
     Value& value(int id) { return values.at(std::size_t(id)); }
     const Value& value(int id) const { return values.at(std::size_t(id)); }
     bool failed() const { return !errors.empty(); }
+    bool stopped = false;
+    /// Polls options.control; the first time it asks to stop, records the stop as an error so every
+    /// pass unwinds as it does on a failure.
+    bool stopRequested()
+    {
+        if (!stopped && options.control && options.control->stopRequested()) {
+            stopped = true;
+            error("", "stopped before the import finished");
+        }
+        return stopped;
+    }
+    /// stopRequested() every 256th call with a counter of its own (the per-node loops).
+    bool stopRequestedEvery(std::size_t index) { return (index & 255) == 0 && stopRequested(); }
     void error(std::string location, std::string message)
     {
         errors.push_back({ std::move(location), std::move(message) });

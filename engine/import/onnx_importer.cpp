@@ -81,12 +81,12 @@ namespace {
         OnnxImportDetails& details = out ? *out : scratch;
         try {
             onnx::ModelProto model;
-            if (parseModel(bytes, model, ctx)) {
+            if (parseModel(bytes, model, ctx) && !ctx.stopRequested()) {
                 ctx.model = &model;
                 details.irVersion = model.ir_version();
                 if (out)
                     describeInputs(model, details);
-                if (checkModel(ctx) && buildGraph(ctx)) {
+                if (checkModel(ctx) && !ctx.stopRequested() && buildGraph(ctx) && !ctx.stopRequested()) {
                     details.opset = ctx.opsetOf("");
                     const bool shaped = inferShapes(ctx);
                     if (out) {
@@ -112,6 +112,7 @@ namespace {
         result.errors = std::move(ctx.errors);
         result.warnings = std::move(ctx.warnings);
         result.freeDims = std::move(ctx.freeDims);
+        result.stopped = ctx.stopped;
         return result;
     }
 

@@ -399,11 +399,11 @@ bool Lowering::planNode(const NodeRec& node)
 bool Lowering::plan()
 {
     computeLiveness();
-    for (int index : ctx.order) {
-        if (!planNode(ctx.nodes[std::size_t(index)]) || ctx.failed())
+    for (std::size_t k = 0; k < ctx.order.size(); ++k) {
+        if (ctx.stopRequestedEvery(k) || !planNode(ctx.nodes[std::size_t(ctx.order[k])]) || ctx.failed())
             return false;
     }
-    return planGraphOutputs();
+    return planGraphOutputs() && !ctx.stopRequested();
 }
 
 bool Lowering::planGraphOutputs()
@@ -627,7 +627,7 @@ bool Lowering::run(model::Graph& graph)
 {
     if (!plan())
         return false;
-    if (!emit(graph))
+    if (!emit(graph) || ctx.stopRequested())
         return false;
     for (const model::GraphError& problem : graph.validate()) {
         std::string location = problem.op.empty() ? "" : "op '" + problem.op + "'";

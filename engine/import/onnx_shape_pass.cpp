@@ -205,11 +205,11 @@ bool processNode(Context& ctx, int nodeIndex)
 
 bool inferShapes(Context& ctx)
 {
-    for (int index : ctx.topoOrder) {
-        if (!processNode(ctx, index))
+    for (std::size_t k = 0; k < ctx.topoOrder.size(); ++k) {
+        if (ctx.stopRequestedEvery(k) || !processNode(ctx, ctx.topoOrder[k]))
             return false;
     }
-    return true;
+    return !ctx.stopRequested();
 }
 
 } // namespace elk::import::onnx_detail

@@ -120,7 +120,8 @@ namespace {
             std::initializer_list<const char*> optional = {})
         {
             bool complete = true;
-            for (const auto& [key, value] : object.items()) { // nlohmann::json keeps keys sorted
+            for (const auto& item : object.items()) { // nlohmann::json keeps keys sorted
+                const std::string& key = item.key(); // a plain reference: clang 14 cannot capture bindings
                 const auto matches = [&key](const char* k) { return key == k; };
                 if (std::none_of(required.begin(), required.end(), matches)
                     && std::none_of(optional.begin(), optional.end(), matches)) {

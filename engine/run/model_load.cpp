@@ -27,6 +27,7 @@ namespace {
             options.dims.kvLen = step.kvLen;
         options.dims.named = step.dims;
         options.dims.inputShapes = step.inputShapes;
+        options.control = step.control;
         return options;
     }
 
@@ -36,6 +37,7 @@ namespace {
     {
         for (const import::ImportIssue& issue : imported.errors)
             out.errors.push_back(import::toString(file, issue));
+        out.stopped = imported.stopped;
         out.freeDims = std::move(imported.freeDims);
         if (!imported.ok())
             return;
@@ -125,6 +127,11 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
                 return result;
             }
             const std::string bytes = import::buildTransformerOnnx(config, phase);
+            if (step.control && step.control->stopRequested()) {
+                result.errors.push_back(*name + ": stopped before the import finished");
+                result.stopped = true;
+                return result;
+            }
             takeImport(import::importOnnxBytes(bytes, config.name, optionsFor(step)), *name + " (bundled)", result,
                 "bundled " + config.title + ", ", step, import::parameterCount(config));
         } else {
@@ -167,9 +174,9 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
     return result;
 }
 
-ModelLoadResult loadRunModel(const RunSpec& spec)
+ModelLoadResult loadRunModel(const RunSpec& spec, const RunControl* control)
 {
-    ModelStep step { spec.phase, spec.batch, spec.seqLen, spec.kvLen, spec.dims, spec.inputShapes };
+    ModelStep step { spec.phase, spec.batch, spec.seqLen, spec.kvLen, spec.dims, spec.inputShapes, control };
     return loadModel(spec.model.path, step);
 }
 

@@ -32,6 +32,8 @@ struct ModelStep {
     std::int64_t kvLen = 0; ///< cached tokens per sequence (0: none)
     std::map<std::string, std::int64_t> dims; ///< free dims bound by name
     std::map<std::string, std::vector<std::int64_t>> inputShapes; ///< whole input shapes by input name
+    /// Polled by the importers (between passes, every few hundred nodes); null: never stops.
+    const RunControl* control = nullptr;
 };
 
 /// What one step of a model is, in words: "decode, batch 32, 1 new token(s) over a KV cache of 2048"
@@ -57,6 +59,7 @@ struct ModelLoadResult {
     std::vector<std::string> errors; ///< "FILE: location: message", every problem found
     /// Input dims no binding gave a size (each is also among the errors): what a form would ask for.
     std::vector<import::FreeDim> freeDims;
+    bool stopped = false; ///< ModelStep::control asked to stop (errors say so too)
     bool ok() const { return model.has_value(); }
 };
 
@@ -66,6 +69,6 @@ struct ModelLoadResult {
 ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step);
 
 /// The model of a resolved RunSpec, bound to its phase, batch, sequence and KV lengths.
-ModelLoadResult loadRunModel(const RunSpec& spec);
+ModelLoadResult loadRunModel(const RunSpec& spec, const RunControl* control = nullptr);
 
 } // namespace elk::run

@@ -254,7 +254,12 @@ CompileResult compileModel(const RunSpec& spec, RunControl& control, int threads
 {
     const auto start = std::chrono::steady_clock::now();
     control.progress(0, 1, "import");
-    ModelLoadResult loaded = loadRunModel(spec);
+    ModelLoadResult loaded = loadRunModel(spec, &control);
+    if (loaded.stopped) {
+        CompileResult result;
+        result.status = RunStatus::Stopped;
+        return result;
+    }
     if (!loaded.ok()) {
         CompileResult result;
         result.errors = std::move(loaded.errors);

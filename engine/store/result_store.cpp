@@ -18,7 +18,11 @@
 #include <limits>
 #include <stdexcept>
 
+#include <cerrno>
+#include <cstring>
 #include <sqlite3.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace elk::store {
 
@@ -97,6 +101,27 @@ CREATE TABLE IF NOT EXISTS partitions(
     int exec(sqlite3* db, const char* sql)
     {
         return sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+    }
+
+    /// Why a cache at `path` cannot be written, when the file system says so ("" when it does not):
+    /// the hint that turns "unable to open database file" into something a user can act on.
+    std::string unwritableHint(const std::string& path)
+    {
+        const std::filesystem::path file(path);
+        const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+        std::error_code ec;
+        for (std::filesystem::path up = folder; !up.empty(); up = up.parent_path()) {
+            if (std::filesystem::exists(up, ec) && !std::filesystem::is_directory(up, ec))
+                return "; " + up.string() + " is a file, not a folder: point ELK_CACHE_DIR elsewhere";
+            if (up == up.parent_path())
+                break;
+        }
+        if (access(folder.c_str(), F_OK) != 0 && errno == EACCES)
+            return "; permission denied on the way to " + folder.string() + ": point ELK_CACHE_DIR elsewhere";
+        if ((access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0)
+            || (access(folder.c_str(), F_OK) == 0 && access(folder.c_str(), W_OK | X_OK) != 0))
+            return "; the cache file or its folder is read-only: make it writable, or point ELK_CACHE_DIR elsewhere";
+        return {};
     }
 
     std::string errorText(sqlite3* db, int rc)
@@ -374,7 +399,7 @@ OpenResult ResultStore::open(const std::string& path)
         const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
         if (rc != SQLITE_OK) {
             result.error = "cannot open the result cache " + path + ": "
-                + (db != nullptr ? errorText(db, rc) : std::string(sqlite3_errstr(rc)));
+                + (db != nullptr ? errorText(db, rc) : std::string(sqlite3_errstr(rc))) + unwritableHint(path);
             sqlite3_close_v2(db);
             return result;
         }
@@ -384,7 +409,7 @@ OpenResult ResultStore::open(const std::string& path)
             std::string error;
             if (!configure(db, seen.state == FileState::Fresh, error)) {
                 sqlite3_close_v2(db);
-                result.error = "cannot use the result cache " + path + ": " + error;
+                result.error = "cannot use the result cache " + path + ": " + error + unwritableHint(path);
                 return result;
             }
             result.store.reset(new ResultStore);
@@ -394,7 +419,7 @@ OpenResult ResultStore::open(const std::string& path)
         }
         sqlite3_close_v2(db);
         if (seen.state == FileState::Unusable) {
-            result.error = "cannot read the result cache " + path + ": " + seen.detail;
+            result.error = "cannot read the result cache " + path + ": " + seen.detail + unwritableHint(path);
             return result;
         }
         const std::string kind = seen.state == FileState::Corrupt ? "corrupt"
@@ -623,7 +648,23 @@ bool ResultStore::writeTransaction(const char* table, const std::function<int(sq
         rc = exec(m_db, "COMMIT");
     }
     if (rc != SQLITE_OK) {
-        setError(error, std::string("cannot write to the result cache: ") + errorText(m_db, rc));
+        // SQLite does not always keep the errno of a failed write: name the likely causes ourselves.
+        std::string hint;
+        const int systemErrno = sqlite3_system_errno(m_db);
+        const int extended = sqlite3_extended_errcode(m_db);
+        if (systemErrno != 0)
+            hint = std::string(" [") + std::strerror(systemErrno) + "]";
+        rlimit sizeLimit {};
+        const bool fileSizeLimited = getrlimit(RLIMIT_FSIZE, &sizeLimit) == 0 && sizeLimit.rlim_cur != RLIM_INFINITY;
+        if ((rc & 0xff) == SQLITE_READONLY || systemErrno == EACCES || systemErrno == EROFS)
+            hint += "; the cache file or its folder is read-only: make it writable, or point ELK_CACHE_DIR elsewhere";
+        else if (fileSizeLimited && (extended == SQLITE_IOERR_WRITE || systemErrno == EFBIG || (rc & 0xff) == SQLITE_FULL))
+            hint += "; the process's file-size limit (ulimit -f: " + std::to_string(sizeLimit.rlim_cur / 1024)
+                + " KiB) was reached: raise it, or point ELK_CACHE_DIR at a smaller cache";
+        else if ((rc & 0xff) == SQLITE_FULL || systemErrno == ENOSPC || extended == SQLITE_IOERR_WRITE)
+            hint += "; the disk may be full: free space, or point ELK_CACHE_DIR elsewhere";
+        setError(error, "cannot write to the result cache " + m_path + ": " + errorText(m_db, rc) + hint
+                + " (nothing of this write was kept)");
         exec(m_db, "ROLLBACK");
         return false;
     }

@@ -35,7 +35,7 @@ CliResult runElk(const QStringList& args)
     return result;
 }
 
-const QString kHespas = QStringLiteral(ELK_SHARED_DIR "/corpus/stablehlo/hespas");
+const QString kHespas = QStringLiteral(ELK_TEST_DATA_DIR "/stablehlo/hespas");
 
 } // namespace
 
@@ -46,8 +46,6 @@ class TestCliHlo : public QObject
 private slots:
     void initTestCase()
     {
-        if (!QFileInfo::exists(kHespas))
-            QSKIP("../shared/corpus/stablehlo/hespas is absent: the corpus is needed for these tests");
         qputenv("ELK_CACHE_DIR", m_cacheDir.path().toUtf8());
     }
 

@@ -127,6 +127,33 @@ private slots:
         }
     }
 
+    // Two sweep processes writing one cache file at once (overlapping points): both succeed, and a
+    // third run finds every point of both in the cache.
+    void twoProcessesShareOneCache()
+    {
+        const QString cache = m_dir.filePath(u"shared/results.sqlite"_s);
+        auto argsFor = [&](const QString& hbm, const QString& csv) {
+            return QStringList { u"sweep"_s, kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s, hbm, u"--vary"_s,
+                u"interconnect.linkBandwidthGBpsPerCore=4:10:2"_s, u"--design"_s, u"basic,elk-full"_s, u"--csv"_s, csv,
+                u"--cache"_s, cache, u"--threads"_s, u"1"_s };
+        };
+        QProcess first, second;
+        for (QProcess* process : { &first, &second })
+            process->setWorkingDirectory(m_dir.path());
+        first.start(qEnvironmentVariable("ELK_CLI"), argsFor(u"hbm.bandwidthGBpsPerStack=200,300,400"_s, u"a.csv"_s));
+        second.start(qEnvironmentVariable("ELK_CLI"), argsFor(u"hbm.bandwidthGBpsPerStack=300,400,500"_s, u"b.csv"_s));
+        for (QProcess* process : { &first, &second }) {
+            QVERIFY(process->waitForFinished(300000));
+            QCOMPARE(process->exitStatus(), QProcess::NormalExit);
+            QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+        }
+        // 4 HBM values × 4 link bandwidths: every one of the 16 points is now cached.
+        const CliResult all = runElk(argsFor(u"hbm.bandwidthGBpsPerStack=200,300,400,500"_s, u"all.csv"_s).mid(1));
+        QCOMPARE(all.exitCode, 0);
+        QVERIFY2(all.out.startsWith(u"sweep: 16 points × 2 designs, 16 from the cache, 0 failed"_s), qPrintable(all.out));
+        QCOMPARE(fileLines(u"all.csv"_s).size(), 1 + 16 * 2);
+    }
+
     void csvToStdoutKeepsTheSummaryOnStderr()
     {
         const CliResult result = runElk({ kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--preset"_s, u"topology"_s,

@@ -69,7 +69,15 @@ inline int countOps(const HloProgram& program, const std::string& name)
     return count;
 }
 
-inline QString corpusDir()
+/// The in-repo StableHLO fixtures (tests/data/stablehlo: hespas, tt-mlir and stablehlo-testdata files
+/// under their licences), always present.
+inline QString fixtureDir()
+{
+    return QStringLiteral(ELK_TEST_DATA_DIR "/stablehlo");
+}
+
+/// The whole shared corpus (../shared/corpus/stablehlo): optional, tests of it skip without it.
+inline QString sharedCorpusDir()
 {
     return QStringLiteral(ELK_SHARED_DIR "/corpus/stablehlo");
 }

@@ -278,9 +278,7 @@ private slots:
     // 4 outputs * 2*2 taps * 2 = 32 FLOPs (hespas counts the holes too: 72). Bytes (16 + 9 + 4) * 8.
     void hespasConvolutionFixture()
     {
-        const QString path = corpusDir() + QStringLiteral("/hespas/convolution.mlir");
-        if (!QFile::exists(path))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
+        const QString path = fixtureDir() + QStringLiteral("/hespas/convolution.mlir");
         const Flattened f = flattenFile(path.toStdString());
         QVERIFY2(f.ok(), f.error.c_str());
         QCOMPARE(f.program.totalFlops(), 32.0);
@@ -962,10 +960,9 @@ module @m {
 
     void resnet50Train()
     {
-        const QString path = corpusDir() + QStringLiteral("/hespas/resnet_50_train_step_4_devices_1024_batch.mlir");
+        const QString path = fixtureDir() + QStringLiteral("/hespas/resnet_50_train_step_4_devices_1024_batch.mlir");
         QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
         const QByteArray text = file.readAll();
         const int allReduceInText = int(text.count("\"stablehlo.all_reduce\""));
         const int convolutionsInText = int(text.count("stablehlo.convolution"));
@@ -1002,9 +999,7 @@ module @m {
 
     void deterministic()
     {
-        const QString path = corpusDir() + QStringLiteral("/hespas/jax_example.mlir");
-        if (!QFile::exists(path))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
+        const QString path = fixtureDir() + QStringLiteral("/hespas/jax_example.mlir");
         const Flattened a = flattenFile(path.toStdString());
         const Flattened b = flattenFile(path.toStdString());
         QVERIFY2(a.ok() && b.ok(), a.error.c_str());

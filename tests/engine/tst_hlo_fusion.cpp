@@ -323,9 +323,7 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
     void hespasModules()
     {
         QFETCH(QString, file);
-        const QString path = corpusDir() + QStringLiteral("/hespas/") + file;
-        if (!QFile::exists(path))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
+        const QString path = fixtureDir() + QStringLiteral("/hespas/") + file;
         FlattenOptions options;
         options.deviceCount = 4;
         const Flattened f = flattenFile(path.toStdString(), options);

@@ -1299,9 +1299,7 @@ void TestHloReader::readFile()
     QCOMPARE(binary.errors.front().location, (SourceLocation{2, 3}));
     std::remove(path.toLocal8Bit().constData());
 
-    const std::string fixture = std::string(ELK_SHARED_DIR) + "/corpus/stablehlo/hespas/convolution.mlir";
-    if (!QFileInfo::exists(QString::fromStdString(fixture)))
-        QSKIP("the StableHLO corpus (../shared/corpus/stablehlo) is not present");
+    const std::string fixture = std::string(ELK_TEST_DATA_DIR) + "/stablehlo/hespas/convolution.mlir";
     const ReadResult read = readHloFile(fixture);
     QVERIFY2(read.ok(), firstError(read).c_str());
     QCOMPARE(read.modules.front().sourceName, fixture);

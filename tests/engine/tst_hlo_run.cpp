@@ -22,7 +22,7 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace {
 
-const QString kHespas = QStringLiteral(ELK_SHARED_DIR "/corpus/stablehlo/hespas");
+const QString kHespas = QStringLiteral(ELK_TEST_DATA_DIR "/stablehlo/hespas");
 
 Module parse(const std::string& text)
 {
@@ -81,8 +81,6 @@ private slots:
 
     void jaxExampleReport()
     {
-        if (!QFileInfo::exists(kHespas))
-            QSKIP("../shared/corpus/stablehlo/hespas is absent: this test reads its jax_example.mlir");
         HloRunOptions options;
         options.system = "4x-a100-sxm-40gb";
         NullRunControl control;
@@ -125,8 +123,6 @@ private slots:
 
     void regionCacheServesTheSecondRun()
     {
-        if (!QFileInfo::exists(kHespas))
-            QSKIP("../shared/corpus/stablehlo/hespas is absent: this test reads its jax_example.mlir");
         QTemporaryDir dir;
         store::OpenResult opened = store::ResultStore::open(QString(dir.path() + u"/results.sqlite"_s).toStdString());
         QVERIFY(opened.store);

@@ -96,7 +96,7 @@ struct Sliced {
 Sliced fixture(const QString& name)
 {
     Sliced s;
-    s.flat = flattenFile(QString(corpusDir() + QStringLiteral("/hespas/") + name).toStdString());
+    s.flat = flattenFile(QString(fixtureDir() + QStringLiteral("/hespas/") + name).toStdString());
     if (s.flat.ok())
         s.fusion = fuseProgram(s.flat.program);
     return s;
@@ -144,8 +144,6 @@ private slots:
     // communication; in program order (hespas chains them reversed).
     void dependencyFixtureLinear()
     {
-        if (!QFile::exists(corpusDir()))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
         const Sliced s = fixture(QStringLiteral("test_dependency_graph.mlir"));
         QVERIFY2(s.flat.ok(), s.flat.error.c_str());
         const SliceResult linear = sliceProgram(s.flat.program, s.fusion, optionsFor(SplitMode::Linear));
@@ -172,8 +170,6 @@ private slots:
     void dependencyFixtureOverlaps()
     {
         QFETCH(bool, merge);
-        if (!QFile::exists(corpusDir()))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
         const Sliced s = fixture(QStringLiteral("test_dependency_graph.mlir"));
         QVERIFY2(s.flat.ok(), s.flat.error.c_str());
         const SliceResult dependency = sliceProgram(s.flat.program, s.fusion, optionsFor(SplitMode::Dependency, merge));
@@ -197,8 +193,6 @@ private slots:
     void noCommFixtureIsOneRegion()
     {
         QFETCH(int, mode);
-        if (!QFile::exists(corpusDir()))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
         const Sliced s = fixture(QStringLiteral("test_no_comm_graph.mlir"));
         QVERIFY2(s.flat.ok(), s.flat.error.c_str());
         const SliceResult slices = sliceProgram(s.flat.program, s.fusion, optionsFor(SplitMode(mode)));
@@ -212,8 +206,6 @@ private slots:
     // hespas (8 blocks), the linear split gives compute, 6 × communication, compute.
     void jaxExampleLinear()
     {
-        if (!QFile::exists(corpusDir()))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
         const Sliced s = fixture(QStringLiteral("jax_example.mlir"));
         QVERIFY2(s.flat.ok(), s.flat.error.c_str());
         const SliceResult linear = sliceProgram(s.flat.program, s.fusion, optionsFor(SplitMode::Linear));
@@ -283,17 +275,18 @@ func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
     // Both modes cover the same compute work as the program, on every corpus module that reads.
     void computeWorkInvariant_data()
     {
-        QTest::addColumn<QString>("folder");
-        QTest::addRow("hespas") << QStringLiteral("hespas");
-        QTest::addRow("tt-mlir") << QStringLiteral("tt-mlir");
+        QTest::addColumn<QString>("root");
+        QTest::addRow("hespas") << fixtureDir() + QStringLiteral("/hespas");
+        QTest::addRow("tt-mlir fixtures") << fixtureDir() + QStringLiteral("/tt-mlir");
+        QTest::addRow("stablehlo-testdata fixtures") << fixtureDir() + QStringLiteral("/stablehlo-testdata");
+        QTest::addRow("tt-mlir, whole shared corpus") << sharedCorpusDir() + QStringLiteral("/tt-mlir");
     }
 
     void computeWorkInvariant()
     {
-        QFETCH(QString, folder);
-        const QString root = corpusDir() + QLatin1Char('/') + folder;
-        if (!QFile::exists(root))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
+        QFETCH(QString, root);
+        if (!QFile::exists(root)) // only the shared corpus may be absent
+            QSKIP("../shared/corpus/stablehlo is absent");
         QDirIterator files(root, { QStringLiteral("*.mlir") }, QDir::Files, QDirIterator::Subdirectories);
         QStringList paths;
         while (files.hasNext())
@@ -326,17 +319,15 @@ func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
                 ++modules;
             }
         }
-        qInfo("%s: %d modules sliced, %d files skipped (not readable)", qPrintable(folder), modules, skipped);
+        qInfo("%s: %d modules sliced, %d files skipped (not readable)", qPrintable(root), modules, skipped);
         QVERIFY(modules > 0);
-        if (folder == QLatin1String("hespas"))
+        if (root.endsWith(QLatin1String("/hespas")))
             QCOMPARE(modules, 8);
     }
 
     void resnet50Regions()
     {
-        const QString path = corpusDir() + QStringLiteral("/hespas/resnet_50_train_step_4_devices_1024_batch.mlir");
-        if (!QFile::exists(path))
-            QSKIP("corpus folder ../shared/corpus/stablehlo is absent");
+        const QString path = fixtureDir() + QStringLiteral("/hespas/resnet_50_train_step_4_devices_1024_batch.mlir");
         FlattenOptions options;
         options.deviceCount = 4;
         const Flattened f = flattenFile(path.toStdString(), options);

@@ -17,7 +17,10 @@
 #include <sstream>
 #include <thread>
 
+#include <csignal>
 #include <sqlite3.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -689,6 +692,119 @@ private slots:
         }
         QVERIFY(reopened.store->saveRun(m_run, true));
         QCOMPARE(reopened.store->runCount(), std::int64_t(1));
+    }
+
+    // A write that hits the process's file-size limit (RLIMIT_FSIZE, as a full disk does) fails
+    // with a message naming the cache and what to do, and leaves no partial rows.
+    void writeBeyondTheFileSizeLimitFailsCleanly()
+    {
+        const std::string path = freshPath("limited.sqlite");
+        {
+            std::unique_ptr<store::ResultStore> cache = openClean(path);
+            QVERIFY(cache->savePartitionTables("committed", run::partitionTablesOf(*m_run.compiled)));
+        }
+        int pipeEnds[2];
+        QCOMPARE(pipe(pipeEnds), 0);
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            close(pipeEnds[0]);
+            std::signal(SIGXFSZ, SIG_IGN); // the write then fails with EFBIG instead of killing us
+            store::OpenResult opened = store::ResultStore::open(path);
+            if (!opened.store)
+                _exit(3);
+            const rlimit limit { 16 * 1024, 16 * 1024 }; // far below one run with detail
+            if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+                _exit(5);
+            std::string error;
+            const bool saved = opened.store->saveRun(m_run, true, &error);
+            const ssize_t written = write(pipeEnds[1], error.data(), error.size());
+            _exit(saved ? 4 : written >= 0 ? 0 : 6);
+        }
+        close(pipeEnds[1]);
+        std::string message;
+        char buffer[512];
+        for (ssize_t n; (n = read(pipeEnds[0], buffer, sizeof buffer)) > 0;)
+            message.append(buffer, std::size_t(n));
+        close(pipeEnds[0]);
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+        qInfo("%s", message.c_str());
+        QVERIFY2(message.find(path) != std::string::npos, message.c_str());
+        QVERIFY2(message.find("file-size limit") != std::string::npos, message.c_str());
+
+        store::OpenResult reopened = store::ResultStore::open(path);
+        QVERIFY2(reopened.store != nullptr, reopened.error.c_str());
+        QCOMPARE(reopened.store->runCount(), std::int64_t(0));
+        QCOMPARE(reopened.store->partitionCount(), std::int64_t(1));
+        {
+            RawDb raw(path);
+            QCOMPARE(raw.text("PRAGMA integrity_check"), std::string("ok"));
+        }
+        QVERIFY(reopened.store->saveRun(m_run, true)); // without the limit the same write succeeds
+    }
+
+    // A cache whose file and folder are read-only: opening reports it or writes fail with a message
+    // that says so; nothing is lost and reads still work. Run as an unprivileged user (root ignores
+    // permission bits), in a child process.
+    void readOnlyCacheFailsCleanly()
+    {
+        const QString folder = QString::fromStdString(freshPath("locked"));
+        QVERIFY(QDir().mkpath(folder));
+        const std::string path = QString(folder + u"/results.sqlite"_s).toStdString();
+        {
+            std::unique_ptr<store::ResultStore> cache = openClean(path);
+            QVERIFY(cache->savePartitionTables("committed", run::partitionTablesOf(*m_run.compiled)));
+        }
+        for (const std::filesystem::path& file : std::filesystem::directory_iterator(folder.toStdString()))
+            QCOMPARE(chmod(file.c_str(), 0444), 0);
+        QCOMPARE(chmod(folder.toLocal8Bit().constData(), 0555), 0);
+        // The test's own folder must be reachable by the unprivileged user (QTemporaryDir makes it 0700).
+        QCOMPARE(chmod(m_dir.path().toLocal8Bit().constData(), 0755), 0);
+        int pipeEnds[2];
+        QCOMPARE(pipe(pipeEnds), 0);
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            close(pipeEnds[0]);
+            if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+                _exit(5);
+            store::OpenResult opened = store::ResultStore::open(path);
+            std::string message = opened.store ? opened.message : opened.error;
+            int code = 0;
+            if (opened.store) {
+                std::string error;
+                if (opened.store->saveRun(m_run, true, &error))
+                    code = 4;
+                message += (message.empty() ? "" : "\n") + error;
+                if (!opened.store->loadPartitionTables("committed"))
+                    code = 7; // the rows already there must still be readable
+            }
+            const ssize_t written = write(pipeEnds[1], message.data(), message.size());
+            _exit(written >= 0 ? code : 6);
+        }
+        close(pipeEnds[1]);
+        std::string message;
+        char buffer[512];
+        for (ssize_t n; (n = read(pipeEnds[0], buffer, sizeof buffer)) > 0;)
+            message.append(buffer, std::size_t(n));
+        close(pipeEnds[0]);
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        chmod(folder.toLocal8Bit().constData(), 0755);
+        chmod(m_dir.path().toLocal8Bit().constData(), 0700);
+        for (const std::filesystem::path& file : std::filesystem::directory_iterator(folder.toStdString()))
+            chmod(file.c_str(), 0644);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+        qInfo("%s", message.c_str());
+        QVERIFY2(message.find("read-only") != std::string::npos || message.find("readonly") != std::string::npos,
+            message.c_str());
+        std::unique_ptr<store::ResultStore> again = openClean(path);
+        QCOMPARE(again->runCount(), std::int64_t(0));
+        QCOMPARE(again->partitionCount(), std::int64_t(1));
     }
 
     void twoConnectionsShareOneFile()

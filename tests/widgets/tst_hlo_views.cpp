@@ -30,7 +30,7 @@ using namespace elk::widgets;
 
 namespace {
 
-const QString kCorpus = QStringLiteral(ELK_SHARED_DIR "/corpus/stablehlo/hespas");
+const QString kCorpus = QStringLiteral(ELK_TEST_DATA_DIR "/stablehlo/hespas");
 
 HloResultPtr runModule(const QString& file, const std::string& system, hlo::SplitMode split = hlo::SplitMode::Linear)
 {
@@ -96,8 +96,6 @@ private:
 private slots:
     void initTestCase()
     {
-        if (!QDir(kCorpus).exists())
-            QSKIP("the StableHLO corpus (ELK_SHARED_DIR/corpus/stablehlo) is not there");
         m_a100 = runModule(QStringLiteral("jax_example.mlir"), "4x-a100-sxm-40gb");
         m_h100 = runModule(QStringLiteral("jax_example.mlir"), "4x-h100-sxm");
         for (const HloResultPtr& result : { m_a100, m_h100 }) {

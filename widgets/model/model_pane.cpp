@@ -131,8 +131,16 @@ ModelPane::ModelPane(QWidget* parent)
         emit runParametersChanged(runParameters());
     });
 
+    m_openError = new QLabel;
+    m_openError->setObjectName(QStringLiteral("openError"));
+    m_openError->setWordWrap(true);
+    m_openError->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_openError->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
+    m_openError->hide();
+
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildSourceRow());
+    layout->addWidget(m_openError);
     layout->addWidget(buildRunBox());
     layout->addWidget(m_freeDims);
     layout->addWidget(splitter, 1);
@@ -438,6 +446,7 @@ void ModelPane::showModelSource(const QString& pathOrBundledName)
 void ModelPane::setSnapshot(std::shared_ptr<const ModelSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
+    m_openError->hide();
     m_summary->setSummary(m_snapshot);
     m_ops->setSnapshot(m_snapshot);
     m_freeDims->setFreeDims(m_snapshot ? m_snapshot->freeDims : std::vector<elk::import::FreeDim> {});
@@ -456,12 +465,24 @@ void ModelPane::setSnapshot(std::shared_ptr<const ModelSnapshot> snapshot)
 void ModelPane::showLoading(const QString& pathOrBundledName)
 {
     m_snapshot.reset();
+    m_openError->hide();
     m_summary->showLoading(pathOrBundledName.startsWith(kBundledPrefix) ? pathOrBundledName.mid(kBundledPrefix.size())
                                                                         : pathOrBundledName);
     m_ops->setSnapshot(nullptr);
     m_freeDims->setFreeDims({});
     showModelSource(pathOrBundledName);
     updateOpCount();
+}
+
+void ModelPane::showOpenError(const QString& message)
+{
+    m_openError->setText(message);
+    m_openError->show();
+}
+
+QString ModelPane::openErrorText() const
+{
+    return m_openError->isVisibleTo(this) ? m_openError->text() : QString();
 }
 
 void ModelPane::updateOpCount()

@@ -37,8 +37,8 @@ class OpTableModel;
 /// The pane never loads anything: it asks (modelRequested, runParametersChanged) and shows the
 /// snapshot it is given. Recent files live in QSettings (UI state only).
 /// Child objectNames for tests: bundledModels, openModel, recentModels, phase, batch, seqLen, kvLen,
-/// fixedShapesNote, freeDims (a FreeDimsForm, shown when the file leaves input dims free), opFilter,
-/// opCount, opTable, modelSummary.
+/// fixedShapesNote, freeDims (a FreeDimsForm, shown when the file leaves input dims free), openError,
+/// opFilter, opCount, opTable, modelSummary.
 class ModelPane : public QWidget {
     Q_OBJECT
 public:
@@ -70,6 +70,10 @@ public slots:
     void setSnapshot(std::shared_ptr<const ModelSnapshot> snapshot);
     /// Shown while a model is read: the old figures and ops would mislead.
     void showLoading(const QString& pathOrBundledName);
+    /// A file that was asked for did not open while the model shown stays: says so above it, until
+    /// the next snapshot or load.
+    void showOpenError(const QString& message);
+    QString openErrorText() const;
     /// Sets the controls (e.g. from a workspace) without emitting runParametersChanged.
     void setRunParameters(const elk::widgets::RunParameters& run);
     /// Selects and shows the op's row (clearing a filter that hides it); does not emit opActivated.
@@ -115,6 +119,7 @@ private:
     QSpinBox* m_kvLen = nullptr;
     QLabel* m_fixedShapesNote = nullptr;
     FreeDimsForm* m_freeDims = nullptr;
+    QLabel* m_openError = nullptr;
     std::map<std::string, std::int64_t> m_dims; ///< RunParameters::dims
     std::map<std::string, std::vector<std::int64_t>> m_inputShapes; ///< RunParameters::inputShapes
     ModelSummaryView* m_summary = nullptr;
