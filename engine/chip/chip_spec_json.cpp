@@ -386,15 +386,6 @@ void readChip(Reader& reader, const Json& root, ChipSpec& spec)
 }
 
 /// Where an out_of_range number literal (which nlohmann reports without a position) sits in the text.
-std::string locateNumberLiteral(std::string_view text, const std::string& what)
-{
-    const std::size_t open = what.find('\'');
-    const std::size_t close = what.rfind('\'');
-    if (open == std::string::npos || close <= open + 1)
-        return std::string(kRootField);
-    const std::size_t at = text.find(std::string_view(what).substr(open + 1, close - open - 1));
-    return at == std::string_view::npos ? std::string(kRootField) : positionText(textPositionAt(text, at));
-}
 
 } // namespace
 
@@ -412,7 +403,7 @@ ChipParseResult chipSpecFromJson(std::string_view jsonText)
             {positionText(parseErrorPosition(jsonText, error.byte)), jsonSyntaxReason(error.what())});
         return result;
     } catch (const Json::exception& error) {
-        result.errors.push_back({locateNumberLiteral(jsonText, error.what()), jsonSyntaxReason(error.what())});
+        result.errors.push_back({locateJsonLiteral(jsonText, error.what(), kRootField), jsonSyntaxReason(error.what())});
         return result;
     }
     if (!root.is_object()) {

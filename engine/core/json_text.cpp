@@ -62,4 +62,14 @@ std::string jsonSyntaxReason(std::string_view what)
     return std::string(what);
 }
 
+std::string locateJsonLiteral(std::string_view text, std::string_view what, std::string_view fallback)
+{
+    const std::size_t open = what.find('\'');
+    const std::size_t close = what.rfind('\'');
+    if (open == std::string_view::npos || close <= open + 1)
+        return std::string(fallback);
+    const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+    return at == std::string_view::npos ? std::string(fallback) : positionText(textPositionAt(text, at));
+}
+
 } // namespace elk

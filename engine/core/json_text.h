@@ -37,4 +37,9 @@ std::string positionText(TextPosition position);
 /// without those prefixes comes back unchanged.
 std::string jsonSyntaxReason(std::string_view what);
 
+/// Where a JSON exception that is not a parse error happened (nlohmann's out_of_range 406, a number
+/// too large for a double, names the literal in quotes: the literal's first occurrence in `text`),
+/// as "line L, column C"; `fallback` when the message names nothing that the text holds.
+std::string locateJsonLiteral(std::string_view text, std::string_view what, std::string_view fallback = "/");
+
 } // namespace elk

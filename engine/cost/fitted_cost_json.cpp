@@ -173,6 +173,9 @@ FittedCostParseResult fittedCostFromJson(std::string_view jsonText)
     } catch (const Json::parse_error& e) {
         result.error = positionText(parseErrorPosition(jsonText, e.byte)) + ": " + jsonSyntaxReason(e.what());
         return result;
+    } catch (const Json::exception& e) { // a number too large for a double
+        result.error = locateJsonLiteral(jsonText, e.what()) + ": " + jsonSyntaxReason(e.what());
+        return result;
     }
     try {
         object(document, "", { "schema", "folds", "maxDepth", "minSamplesPerLeaf", "kinds" });

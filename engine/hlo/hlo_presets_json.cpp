@@ -254,7 +254,7 @@ namespace {
             errors.push_back({ positionText(parseErrorPosition(text, error.byte)), jsonSyntaxReason(error.what()) });
             return false;
         } catch (const Json::exception& error) {
-            errors.push_back({ std::string(kRootField), jsonSyntaxReason(error.what()) });
+            errors.push_back({ locateJsonLiteral(text, error.what(), kRootField), jsonSyntaxReason(error.what()) });
             return false;
         }
         errors = std::move(duplicates.errors);

@@ -144,7 +144,7 @@ namespace {
                     "JSON syntax error: " + jsonSyntaxReason(e.what())
                         + " (expected a JSON array of nodes [id, \"kernel\", \"Type\", [[input id, port], ...]])");
             } catch (const json::exception& e) {
-                return error("", "JSON error: " + jsonSyntaxReason(e.what())); // e.g. a number beyond double range
+                return error(locateJsonLiteral(text, e.what(), ""), "JSON error: " + jsonSyntaxReason(e.what())); // e.g. a number beyond double range
             }
             if (!document.is_array())
                 return error("",

@@ -103,7 +103,10 @@ void OnnxGraphWriter::backwardOf(const TapeEntry& e)
         }
     } else if (e.opType == "Mul") {
         if (a == b) { // x * x
-            accumulate(a, mul(mul(gy, a), scalar(2.0)));
+            // Every emitting call adds a node and C++ leaves argument order unspecified: sibling calls
+            // are sequenced (right operand first, the order the sample models were written in).
+            const std::string two = scalar(2.0);
+            accumulate(a, mul(mul(gy, a), two));
         } else {
             if (needs(a))
                 accumulate(a, unbroadcast(mul(gy, b), value(a).shape));
@@ -141,7 +144,8 @@ void OnnxGraphWriter::backwardOf(const TapeEntry& e)
     } else if (e.opType == "Neg") {
         accumulate(a, unary("Neg", gy));
     } else if (e.opType == "Tanh") {
-        accumulate(a, mul(gy, sub(scalar(1.0), mul(y, y))));
+        const std::string ySquared = mul(y, y); // sequenced: see Mul
+        accumulate(a, mul(gy, sub(scalar(1.0), ySquared)));
     } else if (e.opType == "Sigmoid") {
         accumulate(a, mul(gy, mul(y, sub(scalar(1.0), y))));
     } else if (e.opType == "Relu") {
@@ -222,7 +226,8 @@ void OnnxGraphWriter::backwardOf(const TapeEntry& e)
             const std::string g = mul(gy, w);
             const std::string meanG = reduceMean(g);
             const std::string meanGx = reduceMean(mul(g, xHat));
-            accumulate(a, mul(sub(sub(g, meanG), mul(xHat, meanGx)), invStd));
+            const std::string projected = mul(xHat, meanGx); // sequenced: see Mul
+            accumulate(a, mul(sub(sub(g, meanG), projected), invStd));
         }
     } else if (e.opType == "Conv") {
         // Patch embedding (kernel = stride = p): dW = dYᵀ · patches, dB = sum of dY.

@@ -78,7 +78,10 @@ namespace {
             const std::string cube = m_w.mul(m_w.mul(x, x), x);
             const std::string inner = m_w.add(x, m_w.mul(cube, m_w.scalar(0.044715)));
             const std::string t = m_w.unary("Tanh", m_w.mul(inner, m_w.scalar(std::sqrt(2.0 / M_PI))));
-            return m_w.mul(m_w.mul(x, m_w.add(t, m_w.scalar(1.0))), m_w.scalar(0.5));
+            // Each writer call adds a node, and C++ leaves the order of arguments unspecified: calls that
+            // would be sibling arguments are sequenced here (right first, as the sample models were written).
+            const std::string half = m_w.scalar(0.5);
+            return m_w.mul(m_w.mul(x, m_w.add(t, m_w.scalar(1.0))), half);
         }
 
         std::string softcap(const std::string& x, double cap, const std::string& name = {})
@@ -131,7 +134,9 @@ namespace {
             const std::int64_t half = m_cfg.headDim / 2;
             const auto halves = m_w.split(x, -1, { half, half });
             const std::string rotated = m_w.concat({ m_w.unary("Neg", halves[1]), halves[0] }, -1);
-            return m_w.add(m_w.mul(x, m_ropeCos), m_w.mul(rotated, m_ropeSin), name);
+            const std::string sinPart = m_w.mul(rotated, m_ropeSin); // sequenced: see geluTanh
+            const std::string cosPart = m_w.mul(x, m_ropeCos);
+            return m_w.add(cosPart, sinPart, name);
         }
 
         // ---- decoder LMs -----------------------------------------------------------------------
@@ -158,8 +163,9 @@ namespace {
             if (decode) {
                 for (std::int64_t l = 0; l < c.layers; ++l) {
                     const Shape s { m_batch, c.kvHeads, "past", c.headDim };
-                    pastKv.emplace_back(m_w.input("past_key." + std::to_string(l), kF16, s),
-                        m_w.input("past_value." + std::to_string(l), kF16, s));
+                    // Sequenced (see geluTanh): the value's input first, as the sample models list them.
+                    const std::string value = m_w.input("past_value." + std::to_string(l), kF16, s);
+                    pastKv.emplace_back(m_w.input("past_key." + std::to_string(l), kF16, s), value);
                 }
             }
 
@@ -195,7 +201,8 @@ namespace {
             const std::string labels = m_w.input("labels", kI64, { m_batch, m_seq });
             m_w.setScope("loss.");
             const auto [loss, logProb] = m_w.crossEntropy(logits, labels);
-            const std::string dLogits = m_w.sub(m_w.unary("Exp", logProb), m_w.oneHot(labels, c.vocab));
+            const std::string target = m_w.oneHot(labels, c.vocab); // sequenced: see geluTanh
+            const std::string dLogits = m_w.sub(m_w.unary("Exp", logProb), target);
             m_w.output(loss);
             m_w.backward(logits, dLogits);
             adamUpdates();
@@ -391,8 +398,11 @@ namespace {
                 const std::string m = m_w.weight(w.name + ".m", w.shape, false, kF32);
                 const std::string v = m_w.weight(w.name + ".v", w.shape, false, kF32);
                 const std::string g32 = m_w.cast(*g, kF32);
-                const std::string m1 = m_w.add(m_w.mul(m, b1), m_w.mul(g32, b1c), w.name + ".m_new");
-                const std::string v1 = m_w.add(m_w.mul(v, b2), m_w.mul(m_w.mul(g32, g32), b2c), w.name + ".v_new");
+                // Sequenced (see geluTanh): right operand first.
+                const std::string gradTerm = m_w.mul(g32, b1c);
+                const std::string m1 = m_w.add(m_w.mul(m, b1), gradTerm, w.name + ".m_new");
+                const std::string squaredTerm = m_w.mul(m_w.mul(g32, g32), b2c);
+                const std::string v1 = m_w.add(m_w.mul(v, b2), squaredTerm, w.name + ".v_new");
                 const std::string step = m_w.mul(m_w.div(m1, m_w.add(m_w.unary("Sqrt", v1), eps)), lr);
                 const std::string w1 = m_w.sub(w.name, m_w.cast(step, kF16), w.name + ".new");
                 m_w.output(w1);

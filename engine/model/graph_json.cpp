@@ -444,6 +444,10 @@ GraphParseResult graphFromJson(std::string_view jsonText)
         result.errors.push_back({ positionText(position), jsonSyntaxReason(error.what()), int(position.line),
             int(position.column) });
         return result;
+    } catch (const json::exception& error) { // a number too large for a double
+        result.errors.clear();
+        result.errors.push_back({ locateJsonLiteral(jsonText, error.what()), jsonSyntaxReason(error.what()), 0, 0 });
+        return result;
     }
     Reader reader(result.errors);
     if (!reader.expectObject(document, ""))

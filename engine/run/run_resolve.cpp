@@ -68,7 +68,7 @@ namespace {
             return text;
         try {
             return json::parse(text);
-        } catch (const json::parse_error&) {
+        } catch (const json::exception&) { // not JSON, or a number beyond a double: the value is the text
             return text;
         }
     }

@@ -261,6 +261,9 @@ RunSpecParseResult runSpecFromJson(std::string_view jsonText)
         // nlohmann reports a byte offset; users need line and column.
         result.errors.push_back({ positionText(parseErrorPosition(jsonText, e.byte)), jsonSyntaxReason(e.what()) });
         return result;
+    } catch (const json::exception& e) { // a number too large for a double
+        result.errors.push_back({ locateJsonLiteral(jsonText, e.what()), jsonSyntaxReason(e.what()) });
+        return result;
     }
 
     Reader reader(result.errors);

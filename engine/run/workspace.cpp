@@ -441,6 +441,9 @@ WorkspaceParseResult workspaceFromJson(std::string_view jsonText, const std::str
         const TextPosition position = parseErrorPosition(jsonText, error.byte);
         errors.push_back({ positionText(position), "invalid JSON: " + jsonSyntaxReason(error.what()) });
         return result;
+    } catch (const Json::exception& error) { // a number too large for a double
+        errors.push_back({ locateJsonLiteral(jsonText, error.what()), "invalid JSON: " + jsonSyntaxReason(error.what()) });
+        return result;
     }
     if (!root.is_object()) {
         errors.push_back({ "/", "expected a JSON object, found " + typeName(root) });

@@ -137,6 +137,8 @@ namespace {
         }
         void append(const void* data, std::size_t n)
         {
+            if (n == 0)
+                return; // an empty vector's data() may be null, and memcpy must not see it
             m_rawBytes += n;
             const auto* bytes = static_cast<const unsigned char*>(data);
             if (m_chunkUsed + n <= kChunkBytes) {
@@ -323,6 +325,8 @@ namespace {
         }
         void read(void* target, std::size_t n)
         {
+            if (n == 0)
+                return; // an empty vector's data() may be null, and memcpy must not see it
             if (m_rawBytes - m_consumed < n)
                 throw DecodeError("truncated");
             m_consumed += n;

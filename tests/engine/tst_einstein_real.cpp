@@ -26,6 +26,7 @@
 //                      gather (the artifact drops GatherV2 in a decode step)
 // Distinct expressions (partition searches) are printed, not compared: we run the scores, mask and
 // softmax over the KV length where the artifact runs them over 1 position, so the sets differ.
+#include "tests/support/compare_near.h"
 #include "engine/import/einstein_importer.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/model/tensor_expr.h"
@@ -236,10 +237,10 @@ void TestEinsteinReal::matchesTheArtifactParse()
     QCOMPARE(m.slicesFromSliceNodes, row.slices);
     QCOMPARE(m.ops, row.ops + addedCopies + count(K::Gather) - 3 * softmaxes);
     // The table rounds to 0.01 GiB; 1 % covers that for the smallest entry (BERT, 0.56).
-    auto close = [](double ours, double theirs) { return std::abs(ours - theirs) <= 0.01 * theirs + 0.011; };
-    QVERIFY(close(m.dotWeightElements / kGiBElements, row.dotWeightsGiB));
-    QVERIFY(close(m.kvElements / kGiBElements, row.kvGiB));
-    QVERIFY(close(hbm, row.hbmGiBPerToken - row.otherActivationsGiB));
+    auto within = [](double theirs) { return 0.01 * theirs + 0.011; };
+    ELK_COMPARE_NEAR(m.dotWeightElements / kGiBElements, row.dotWeightsGiB, within(row.dotWeightsGiB));
+    ELK_COMPARE_NEAR(m.kvElements / kGiBElements, row.kvGiB, within(row.kvGiB));
+    ELK_COMPARE_NEAR(hbm, row.hbmGiBPerToken - row.otherActivationsGiB, within(row.hbmGiBPerToken - row.otherActivationsGiB));
 }
 
 // An encoder has no KV cache: the same file as one pass over 512 tokens.

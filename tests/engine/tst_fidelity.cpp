@@ -87,9 +87,16 @@ void TestFidelity::pod4Ordering_data()
     QTest::addColumn<QString>("model");
     QTest::addColumn<qint64>("batch");
     QTest::addColumn<qint64>("kvLen");
+#ifdef ELK_SANITIZER_BUILD
+    // 10-20x slower: one model at the two ends of the grid (the Release suite runs all 24 points).
+    for (const char* model : { "llama2-13b" })
+        for (qint64 batch : { 16, 64 })
+            for (qint64 kv : { 2048 })
+#else
     for (const char* model : { "llama2-13b", "llama2-70b", "opt-30b", "gemma2-27b" })
         for (qint64 batch : { 16, 32, 64 })
             for (qint64 kv : { 2048, 4096 })
+#endif
                 QTest::addRow("%s b%lld kv%lld", model, batch, kv) << QString::fromLatin1(model) << batch << kv;
 }
 
@@ -111,7 +118,11 @@ void TestFidelity::pod4Ordering()
 
 void TestFidelity::pod4ElkFullNearIdeal()
 {
+#ifdef ELK_SANITIZER_BUILD
+    QCOMPARE(m_fullOverIdeal.size(), std::size_t(2));
+#else
     QCOMPARE(m_fullOverIdeal.size(), std::size_t(24));
+#endif
     double sum = 0;
     for (double r : m_fullOverIdeal)
         sum += r;

@@ -75,7 +75,7 @@ private slots:
         NullRunControl control;
         const auto estimates = roofline->estimate(program, fusion, { 0 }, control);
         QCOMPARE(int(estimates.size()), 1);
-        QVERIFY2(std::abs(estimates[0].seconds - 24.0) < 1e-9, qPrintable(QString::number(estimates[0].seconds)));
+        ELK_COMPARE_NEAR(estimates[0].seconds, 24.0, 1e-9);
         QVERIFY(!estimates[0].computeBound);
     }
 

@@ -5,7 +5,14 @@
 
 #include <QTest>
 
+#include "engine/chip/chip_spec_json.h"
 #include "engine/core/json_text.h"
+#include "engine/cost/fitted_cost.h"
+#include "engine/hlo/hlo_presets.h"
+#include "engine/import/einstein_importer.h"
+#include "engine/model/graph_json.h"
+#include "engine/run/run_spec.h"
+#include "engine/run/workspace.h"
 
 namespace {
 std::string_view view(const QByteArray& bytes)
@@ -136,6 +143,29 @@ private slots:
         QFETCH(QByteArray, what);
         QFETCH(QByteArray, reason);
         QCOMPARE(QByteArray::fromStdString(elk::jsonSyntaxReason(view(what))), reason);
+    }
+
+    // Found by fuzzing (tests/fuzz/regressions/*/number-beyond-double-range.*): a number too large
+    // for a double is not a JSON syntax error to nlohmann but an out_of_range exception, which
+    // escaped every reader and ended the process. Each reader now reports it, located.
+    void numbersBeyondADoubleAreLocatedErrors()
+    {
+        const std::string text = "{\n  \"schema\": 1,\n  \"x\": 4.83e33807\n}";
+        const std::string where = "line 3, column 8";
+        auto firstOf = [](const auto& errors) { return errors.empty() ? std::string("no error") : errors.front().field; };
+        QCOMPARE(firstOf(elk::chip::chipSpecFromJson(text).errors), where);
+        QCOMPARE(firstOf(elk::run::runSpecFromJson(text).errors), where);
+        QCOMPARE(firstOf(elk::run::workspaceFromJson(text, "w.elkproj").errors), where);
+        QCOMPARE(firstOf(elk::hlo::devicePresetFromJson(text).errors), where);
+        QCOMPARE(firstOf(elk::hlo::systemPresetFromJson(text).errors), where);
+        const auto graph = elk::model::graphFromJson(text);
+        QVERIFY(!graph.ok());
+        QCOMPARE(graph.errors.front().location, where);
+        const auto fitted = elk::cost::fittedCostFromJson(text);
+        QVERIFY2(fitted.error.rfind(where, 0) == 0, fitted.error.c_str());
+        const auto einstein = elk::import::importEinsteinText("[[1, \"x\", \"Add\", [], 1e999]]", "m.json", {});
+        QVERIFY(!einstein.ok());
+        QCOMPARE(einstein.errors.front().location, std::string("line 1, column 22"));
     }
 };
 

@@ -128,7 +128,11 @@ private slots:
         QCOMPARE(static_cast<int>(orders.orders.size()), count);
         for (const auto& order : orders.orders)
             for (int slot = 0; slot < 4; ++slot)
-                QVERIFY(std::abs(order[static_cast<std::size_t>(slot)] - slot) <= bound);
+                QVERIFY2(std::abs(order[static_cast<std::size_t>(slot)] - slot) <= bound,
+                    qPrintable(QStringLiteral("slot %1 holds %2, more than %3 away")
+                                   .arg(slot)
+                                   .arg(order[static_cast<std::size_t>(slot)])
+                                   .arg(bound)));
     }
 
     void equalPlanSetsNotSwapped()

@@ -221,7 +221,7 @@ void TestSimWorkloads::wrongEstimateShowsInSimulation()
         estimated, trueEstimate, measured, scheduled.schedule->latencyCycles, onWrong.result->latencyCycles);
     QVERIFY(leftOut > 0.05 * estimated);
     QVERIFY2(measured > estimated + 0.5 * leftOut, qPrintable(QString::number(measured - estimated)));
-    QVERIFY2(qAbs(measured - trueEstimate) <= 0.05 * trueEstimate, qPrintable(QString::number(measured / trueEstimate)));
+    ELK_COMPARE_NEAR(measured, trueEstimate, 0.05 * trueEstimate);
     QVERIFY(onWrong.result->latencyCycles >= scheduled.schedule->latencyCycles);
 }
 

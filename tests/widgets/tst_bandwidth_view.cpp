@@ -79,9 +79,8 @@ private slots:
         }
         QVERIFY(sawTraffic);
         const auto& sram = sim.sramBytesPerCore[sim.sramBytesPerCore.size() / 2];
-        QVERIFY(std::abs(view.valueAt(BandwidthCurve::Sram, sram.atCycles)
-                    - sram.value / double(chip.sramBytesPerCore) * 100)
-            < 1e-9);
+        ELK_COMPARE_NEAR(view.valueAt(BandwidthCurve::Sram, sram.atCycles),
+            sram.value / double(chip.sramBytesPerCore) * 100, 1e-9);
     }
 
     void oneTimeRangeForTheThreeRects()

@@ -3,6 +3,7 @@
 // The designs view on a real run: one row per design, latency bars matching the simulation,
 // speedup labels over basic, breakdown shares summing to 100 %, and the compare mode.
 #include "widgets/plots/qcp.h" // first: see qcp.h
+#include "tests/support/compare_near.h"
 
 #include "tests/widgets/figure_dir.h"
 #include "tests/widgets/run_fixture.h"
@@ -51,7 +52,7 @@ private slots:
             const sim::SimResult& sim = *run->designs[i].simulated;
             QCOMPARE(f.latencyMs, sim.latencyCycles / sim.clockHz * 1e3);
             const double shares = f.overlapPercent + f.preloadOnlyPercent + f.executeOnlyPercent;
-            QVERIFY2(std::abs(shares - 100) < 0.5, qPrintable(QStringLiteral("%1: shares sum to %2").arg(f.name).arg(shares)));
+            ELK_COMPARE_NEAR(shares, 100.0, 0.5);
             QVERIFY(f.hbmUtilizationPercent > 0 && f.hbmUtilizationPercent <= 100 + 1e-6);
         }
         QCOMPARE(figures.front().name, QStringLiteral("basic"));
