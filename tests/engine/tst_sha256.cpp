@@ -1,5 +1,9 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <string>
 
@@ -12,6 +16,42 @@ class TestSha256 : public QObject {
     Q_OBJECT
 
 private slots:
+    // Regression (LeakSanitizer in tst_main_window): a thread that hashed and is still alive when
+    // the process exits, joined only by an atexit handler registered before OpenSSL's own (as Qt
+    // joins its idle pool threads). With OpenSSL's atexit cleanup that thread's state leaked (904
+    // bytes); a sanitizer build fails here. The first slot: its worker must be OpenSSL's first user.
+    void workerAliveAtExitLeaksNothing()
+    {
+        struct Worker {
+            std::mutex mutex;
+            std::condition_variable changed;
+            bool hashed = false;
+            bool quit = false;
+            std::string hash;
+            std::thread thread;
+        };
+        static Worker* worker = new Worker; // lives until the process ends, joined at exit
+        std::atexit([] {
+            {
+                std::lock_guard<std::mutex> lock(worker->mutex);
+                worker->quit = true;
+            }
+            worker->changed.notify_all();
+            worker->thread.join();
+        });
+        worker->thread = std::thread([] {
+            const std::string hash = elk::sha256Hex("abc");
+            std::unique_lock<std::mutex> lock(worker->mutex);
+            worker->hash = hash;
+            worker->hashed = true;
+            worker->changed.notify_all();
+            worker->changed.wait(lock, [] { return worker->quit; });
+        });
+        std::unique_lock<std::mutex> lock(worker->mutex);
+        worker->changed.wait(lock, [] { return worker->hashed; });
+        QCOMPARE(worker->hash, std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    }
+
     void fipsVectors_data()
     {
         QTest::addColumn<QByteArray>("message");
@@ -98,6 +138,7 @@ private slots:
         QFETCH(bool, expected);
         QCOMPARE(elk::isSha256Hex(text.toStdString()), expected);
     }
+
 };
 
 QTEST_GUILESS_MAIN(TestSha256)
