@@ -27,4 +27,6 @@ for name in $(grep -o 'Test command: [^ ]*/fuzz_[a-z_]*' "$log" | sed 's|.*/||' 
         "$(value new_units_added)" "$(value slowest_unit_time_sec)" "$(value peak_rss_mb)"
 done
 ls build/fuzz/tests/fuzz/artifacts/ 2>/dev/null | sed 's/^/artifact: /' || true
+# Back to the bounded settings of `ctest --preset fuzz` (the cache would keep the long ones).
+cmake --preset fuzz -DELK_FUZZ_SECONDS=20 -DELK_FUZZ_TIMEOUT_S=5 -DELK_FUZZ_SHARED_SEEDS=OFF >/dev/null
 exit "$status"
