@@ -508,16 +508,17 @@ void HloPage::onFinished(HloRunSetPtr runs)
     if (!runs->ok()) {
         // The module did not parse: say where, and lose nothing: the last run that worked stays in
         // the views, and the error line names both files.
+        const bool keepLastRun = m_runs && m_runs->ok();
         QString message = tr("%1 does not parse:\n%2").arg(QFileInfo(runs->path).fileName(), runs->readErrors.join(QLatin1Char('\n')));
-        if (m_runs && m_runs->ok())
+        if (keepLastRun)
             message += tr("\nThe views still show %1.").arg(QFileInfo(m_runs->path).fileName());
         else
-            m_runs = runs;
+            m_runs = runs; // nothing worth keeping: the views empty below
         updateButtons();
         showError(message);
         m_progressLabel->setText(tr("Not run: the module does not parse."));
         emit statusMessage(tr("StableHLO: %1").arg(runs->readErrors.value(0)));
-        if (m_runs != runs)
+        if (keepLastRun)
             return;
     } else {
         m_runs = std::move(runs);

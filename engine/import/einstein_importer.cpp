@@ -118,7 +118,7 @@ namespace {
         {
             if (!m_result.stopped && m_options.control && m_options.control->stopRequested()) {
                 m_result.stopped = true;
-                m_result.errors.push_back({ "", "stopped before the import finished" });
+                m_result.errors.push_back({ "", kStoppedMessage });
             }
             return m_result.stopped;
         }

@@ -29,6 +29,9 @@ struct DimBindings {
     std::map<std::string, std::vector<std::int64_t>> inputShapes;
 };
 
+/// The error every importer records when ImportOptions::control stops it.
+inline constexpr const char* kStoppedMessage = "stopped before the import finished";
+
 struct ImportOptions {
     DimBindings dims;
     /// Upper bounds the rest of the engine relies on; a file beyond them is refused, not truncated.
@@ -70,7 +73,7 @@ struct ImportResult {
     std::vector<ImportIssue> errors;   ///< non-empty: the import failed
     std::vector<ImportIssue> warnings; ///< the import succeeded, but something was approximated
     std::vector<FreeDim> freeDims; ///< unbound input dims (each also an error), in input and axis order
-    bool stopped = false; ///< ImportOptions::control asked to stop: not a fault of the file
+    bool stopped = false; ///< ImportOptions::control asked to stop: not a fault of the file (errors say kStoppedMessage)
     bool ok() const { return errors.empty(); }
 };
 

@@ -134,7 +134,7 @@ struct Context {
     {
         if (!stopped && options.control && options.control->stopRequested()) {
             stopped = true;
-            error("", "stopped before the import finished");
+            error("", kStoppedMessage);
         }
         return stopped;
     }

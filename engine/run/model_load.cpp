@@ -128,7 +128,7 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
             }
             const std::string bytes = import::buildTransformerOnnx(config, phase);
             if (step.control && step.control->stopRequested()) {
-                result.errors.push_back(*name + ": stopped before the import finished");
+                result.errors.push_back(*name + ": " + import::kStoppedMessage);
                 result.stopped = true;
                 return result;
             }

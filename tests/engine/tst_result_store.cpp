@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -341,6 +342,39 @@ std::vector<std::string> filesStartingWith(const std::string& folder, const std:
 void exitInsideTheTransaction(const char*)
 {
     _exit(42);
+}
+
+/// What a child process said and how it ended.
+struct ChildOutcome {
+    int exitCode = -1; ///< -1: it did not exit normally
+    std::string message;
+};
+
+/// Runs `body` in a forked child (for process-wide state: rlimits, the user id); the text it sets
+/// comes back through a pipe and its return value is the exit code.
+ChildOutcome runInChild(const std::function<int(std::string& message)>& body)
+{
+    int pipeEnds[2];
+    if (pipe(pipeEnds) != 0)
+        return {};
+    const pid_t child = fork();
+    if (child == 0) {
+        close(pipeEnds[0]);
+        std::string message;
+        const int code = body(message);
+        const ssize_t written = write(pipeEnds[1], message.data(), message.size());
+        _exit(written >= 0 ? code : 99);
+    }
+    close(pipeEnds[1]);
+    ChildOutcome outcome;
+    char buffer[512];
+    for (ssize_t n; (n = read(pipeEnds[0], buffer, sizeof buffer)) > 0;)
+        outcome.message.append(buffer, std::size_t(n));
+    close(pipeEnds[0]);
+    int status = 0;
+    if (child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status))
+        outcome.exitCode = WEXITSTATUS(status);
+    return outcome;
 }
 
 } // namespace
@@ -703,34 +737,18 @@ private slots:
             std::unique_ptr<store::ResultStore> cache = openClean(path);
             QVERIFY(cache->savePartitionTables("committed", run::partitionTablesOf(*m_run.compiled)));
         }
-        int pipeEnds[2];
-        QCOMPARE(pipe(pipeEnds), 0);
-        const pid_t child = fork();
-        QVERIFY(child >= 0);
-        if (child == 0) {
-            close(pipeEnds[0]);
+        const ChildOutcome child = runInChild([&](std::string& message) {
             std::signal(SIGXFSZ, SIG_IGN); // the write then fails with EFBIG instead of killing us
             store::OpenResult opened = store::ResultStore::open(path);
             if (!opened.store)
-                _exit(3);
+                return 3;
             const rlimit limit { 16 * 1024, 16 * 1024 }; // far below one run with detail
             if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
-                _exit(5);
-            std::string error;
-            const bool saved = opened.store->saveRun(m_run, true, &error);
-            const ssize_t written = write(pipeEnds[1], error.data(), error.size());
-            _exit(saved ? 4 : written >= 0 ? 0 : 6);
-        }
-        close(pipeEnds[1]);
-        std::string message;
-        char buffer[512];
-        for (ssize_t n; (n = read(pipeEnds[0], buffer, sizeof buffer)) > 0;)
-            message.append(buffer, std::size_t(n));
-        close(pipeEnds[0]);
-        int status = 0;
-        QCOMPARE(waitpid(child, &status, 0), child);
-        QVERIFY(WIFEXITED(status));
-        QCOMPARE(WEXITSTATUS(status), 0);
+                return 5;
+            return opened.store->saveRun(m_run, true, &message) ? 4 : 0;
+        });
+        QCOMPARE(child.exitCode, 0);
+        const std::string& message = child.message;
         qInfo("%s", message.c_str());
         QVERIFY2(message.find(path) != std::string::npos, message.c_str());
         QVERIFY2(message.find("file-size limit") != std::string::npos, message.c_str());
@@ -763,42 +781,26 @@ private slots:
         QCOMPARE(chmod(folder.toLocal8Bit().constData(), 0555), 0);
         // The test's own folder must be reachable by the unprivileged user (QTemporaryDir makes it 0700).
         QCOMPARE(chmod(m_dir.path().toLocal8Bit().constData(), 0755), 0);
-        int pipeEnds[2];
-        QCOMPARE(pipe(pipeEnds), 0);
-        const pid_t child = fork();
-        QVERIFY(child >= 0);
-        if (child == 0) {
-            close(pipeEnds[0]);
+        const ChildOutcome child = runInChild([&](std::string& message) {
             if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
-                _exit(5);
+                return 5;
             store::OpenResult opened = store::ResultStore::open(path);
-            std::string message = opened.store ? opened.message : opened.error;
-            int code = 0;
-            if (opened.store) {
-                std::string error;
-                if (opened.store->saveRun(m_run, true, &error))
-                    code = 4;
-                message += (message.empty() ? "" : "\n") + error;
-                if (!opened.store->loadPartitionTables("committed"))
-                    code = 7; // the rows already there must still be readable
-            }
-            const ssize_t written = write(pipeEnds[1], message.data(), message.size());
-            _exit(written >= 0 ? code : 6);
-        }
-        close(pipeEnds[1]);
-        std::string message;
-        char buffer[512];
-        for (ssize_t n; (n = read(pipeEnds[0], buffer, sizeof buffer)) > 0;)
-            message.append(buffer, std::size_t(n));
-        close(pipeEnds[0]);
-        int status = 0;
-        QCOMPARE(waitpid(child, &status, 0), child);
+            message = opened.store ? opened.message : opened.error;
+            if (!opened.store)
+                return 0;
+            std::string error;
+            const bool saved = opened.store->saveRun(m_run, true, &error);
+            message += (message.empty() ? "" : "\n") + error;
+            if (!opened.store->loadPartitionTables("committed"))
+                return 7; // the rows already there must still be readable
+            return saved ? 4 : 0;
+        });
         chmod(folder.toLocal8Bit().constData(), 0755);
         chmod(m_dir.path().toLocal8Bit().constData(), 0700);
         for (const std::filesystem::path& file : std::filesystem::directory_iterator(folder.toStdString()))
             chmod(file.c_str(), 0644);
-        QVERIFY(WIFEXITED(status));
-        QCOMPARE(WEXITSTATUS(status), 0);
+        QCOMPARE(child.exitCode, 0);
+        const std::string& message = child.message;
         qInfo("%s", message.c_str());
         QVERIFY2(message.find("read-only") != std::string::npos || message.find("readonly") != std::string::npos,
             message.c_str());
