@@ -11,6 +11,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
+#include "app/cli/cli_parity.h"
 #include "app/cli/cli_run_request.h"
 #include "engine/core/version.h"
 #include "engine/export/csv_export.h"
@@ -133,6 +134,8 @@ int runRun(const QStringList& args, Io io)
         u"Write every design's simulated intervals (preload, execute, warm-up, compute, shift, reduce) as CSV to OUT."_s,
         u"OUT"_s);
     parser.addOptions({ json, program, trace, csv });
+    const ParityCliOptions parityOptions;
+    parityOptions.addTo(parser);
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -145,6 +148,10 @@ int runRun(const QStringList& args, Io io)
     QStringList problems;
     run::RunRequest request = runOptions.read(parser, problems);
     request.modelPath = positional.first().toStdString();
+    const bool parity = parityOptions.requested(parser, problems);
+    const run::ParityOptions parityRead = parityOptions.read(parser, problems);
+    if (parity && (parser.isSet(program) || parser.isSet(trace) || parser.isSet(csv)))
+        problems << u"--program, --trace and --csv export simulated runs; --parity artifact has no simulator"_s;
     for (const QString& problem : problems)
         io.err << command << ": " << problem << "\n";
     if (!problems.isEmpty())
@@ -156,6 +163,8 @@ int runRun(const QStringList& args, Io io)
     if (!resolved.ok())
         return int(ExitCode::BadInput);
 
+    if (parity)
+        return runParity(resolved.spec, parityRead, parser.isSet(json) ? parser.value(json) : QString(), command, io);
     NullRunControl control;
     const run::RunResult result = run::executeRun(resolved.spec, control);
     for (const std::string& error : result.errors)
