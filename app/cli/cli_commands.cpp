@@ -109,9 +109,11 @@ Commands:
   run MODEL --chip PRESET|FILE [--set field=value]... [--batch B] [--seq S]
       [--phase decode|prefill|train] [--design NAME|all] [--json OUT]
       [--program OUT] [--trace OUT.json] [--csv OUT.csv]
+      [--parity artifact [--layers L] [--split-factor F] [--quirk-off NAME]...]
                                    compile with each scheduling design: latency,
                                    execute/preload time, HBM/NoC utilisation, TFLOPS,
-                                   speedup over basic
+                                   speedup over basic; --parity artifact: as the
+                                   published Elk artifact computes it
   sweep MODEL --chip C --vary field=start:stop:step [--vary ...] [--preset NAME]
       [run options] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
                                    latency of every design over a grid of chip

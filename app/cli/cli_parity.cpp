@@ -41,18 +41,22 @@ ParityCliOptions::ParityCliOptions()
     , m_meshRatio(u"mesh-ratio"_s, u"Artifact parity: the artifact's scalar 'mesh' r (launch.py --mesh); default: all-to-all."_s, u"R"_s)
     , m_commScale(u"comm-scale"_s, u"Artifact parity: divide every plan's communication cycles by X (launch.py --comm)."_s, u"X"_s)
     , m_compScale(u"comp-scale"_s, u"Artifact parity: divide every plan's compute cycles by Y (launch.py --comp)."_s, u"Y"_s)
+    , m_quirkOff(u"quirk-off"_s,
+          u"Artifact parity: switch one of the artifact's behaviours off (repeatable): temporal-scramble, "
+          "hbm-mib-per-ms, per-design-constants, chooser-undercharge, basic-preload-stretch."_s,
+          u"NAME"_s)
 {
 }
 
 void ParityCliOptions::addTo(QCommandLineParser& parser) const
 {
-    parser.addOptions({ m_parity, m_layers, m_splitFactor, m_meshRatio, m_commScale, m_compScale });
+    parser.addOptions({ m_parity, m_layers, m_splitFactor, m_meshRatio, m_commScale, m_compScale, m_quirkOff });
 }
 
 bool ParityCliOptions::requested(const QCommandLineParser& parser, QStringList& problems) const
 {
     if (!parser.isSet(m_parity)) {
-        for (const QCommandLineOption* option : { &m_layers, &m_splitFactor, &m_meshRatio, &m_commScale, &m_compScale }) {
+        for (const QCommandLineOption* option : { &m_layers, &m_splitFactor, &m_meshRatio, &m_commScale, &m_compScale, &m_quirkOff }) {
             if (parser.isSet(*option))
                 problems << u"--%1 applies to --parity artifact only"_s.arg(option->names().first());
         }
@@ -77,6 +81,14 @@ run::ParityOptions ParityCliOptions::read(const QCommandLineParser& parser, QStr
         options.commScale = value;
     if (readPositive(parser, m_compScale, value, problems))
         options.compScale = value;
+    for (const QString& name : parser.values(m_quirkOff)) {
+        if (!run::setParityQuirk(options.quirks, name.toStdString(), false)) {
+            QStringList known;
+            for (const std::string& quirk : run::parityQuirkNames())
+                known << QString::fromStdString(quirk);
+            problems << u"--quirk-off: '%1' is not a quirk (known: %2)"_s.arg(name, known.join(u", "_s));
+        }
+    }
     return options;
 }
 

@@ -29,6 +29,7 @@ private:
     QCommandLineOption m_meshRatio;
     QCommandLineOption m_commScale;
     QCommandLineOption m_compScale;
+    QCommandLineOption m_quirkOff;
 };
 
 /// Runs `spec` in artifact parity and prints the table (or JSON to `jsonPath`, "-" = stdout).

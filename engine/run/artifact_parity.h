@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // `--parity artifact`: a run as the published Elk artifact computes it (elk-reference.md §1–§5) —
@@ -23,6 +24,11 @@ struct ParityQuirks {
     bool hbmGBpsAsMiBPerMs = true; ///< the HBM "GB/s" is used as MiB per ms (§7 item 24)
     schedule::artifact::SchedulerQuirks scheduler;
 };
+
+/// The switchable quirks by name, in the order the ablation turns them off.
+const std::vector<std::string>& parityQuirkNames();
+/// Sets one by name; false for an unknown name.
+bool setParityQuirk(ParityQuirks& quirks, std::string_view name, bool on);
 
 struct ParityOptions {
     int layers = 0; ///< --layers of launch.py; 0: the paper's value for the model file (elk-reference.md §6)
