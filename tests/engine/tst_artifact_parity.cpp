@@ -4,10 +4,12 @@
 // (§2.3, §2.7, §9). The measured latencies: tst_artifact_parity_points.
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "engine/partition/artifact_search.h"
+#include "engine/schedule/artifact_schedulers.h"
 
 using namespace elk;
 using partition::artifact::Expr;
@@ -36,6 +38,53 @@ Expr kvBatchMatMul()
     expr.tensors = { { { 0 }, { 1 }, { 2 }, { 3 } }, { { 0 }, { 1 }, { 2 }, { 4 } }, { { 0 }, { 1 }, { 4 }, { 3 } } };
     expr.onchip = { true, false };
     return expr;
+}
+
+Expr dot(std::int64_t out, std::int64_t in)
+{
+    Expr expr = qkvDot();
+    expr.dims = { 32, out, in };
+    return expr;
+}
+
+Expr elementwise(std::int64_t width, bool secondOnchip)
+{
+    Expr expr;
+    expr.type = OpType::Element;
+    expr.dims = { 32, width };
+    expr.tensors = { { { 0 }, { 1 } }, { { 0 }, { 1 } }, { { 0 }, { 1 } } };
+    expr.onchip = { true, secondOnchip };
+    return expr;
+}
+
+/// A small decode program of `layers` identical layers: up-projection, an add of a residual read from
+/// HBM (as the artifact reloads it), down-projection, a scale — plus the searches it needs.
+struct SmallProgram {
+    std::vector<partition::artifact::ExprPlans> plans;
+    std::vector<schedule::artifact::ParityOp> ops;
+    std::vector<Expr> exprs;
+};
+
+SmallProgram smallProgram(int layers, std::int64_t cores)
+{
+    SmallProgram program;
+    program.exprs = { dot(4096, 1024), elementwise(4096, false), dot(1024, 4096), elementwise(1024, true) };
+    NullRunControl control;
+    partition::artifact::SearchSettings settings;
+    settings.cores = cores;
+    for (const Expr& expr : program.exprs)
+        program.plans.push_back(partition::artifact::searchExpr(expr, settings, control));
+    for (int layer = 0; layer < layers; ++layer) {
+        for (int k = 0; k < 4; ++k) {
+            schedule::artifact::ParityOp op;
+            op.plans = &program.plans[std::size_t(k)];
+            op.exprKey = k;
+            op.matmul = program.exprs[std::size_t(k)].type == OpType::MatMul;
+            op.dims = program.exprs[std::size_t(k)].dims;
+            program.ops.push_back(op);
+        }
+    }
+    return program;
 }
 
 } // namespace
@@ -111,6 +160,82 @@ private slots:
         const auto fixed = partition::artifact::searchExpr(qkvDot(), settings, control);
         QVERIFY(fixed.ok());
         QVERIFY(fixed.plansEvaluated != dot.plansEvaluated);
+    }
+
+    void layerBlockAndOrders()
+    {
+        const SmallProgram program = smallProgram(4, 1472);
+        const auto block = schedule::artifact::detectLayerBlock(program.ops, 4);
+        QCOMPARE(block.prefix, 0);
+        QCOMPARE(block.length, 4);
+        // Two matmul-anchored groups per layer with different shapes: the identity and the swap.
+        const auto orders = schedule::artifact::reducedPreloadOrders(program.ops, 4, 4);
+        QCOMPARE(int(orders.size()), 2);
+        for (const auto& order : orders) {
+            std::vector<int> sorted = order;
+            std::sort(sorted.begin(), sorted.end());
+            for (int i = 0; i < int(sorted.size()); ++i)
+                QCOMPARE(sorted[std::size_t(i)], i);
+        }
+        // Groups end at a matmul and the ops before one travel with it; trailing ops join the last group:
+        // {up} and {add, down, scale}. Swapped, every layer starts with the add.
+        QCOMPARE(orders[1][0], 1);
+        QCOMPARE(orders[1][3], 0);
+        QCOMPARE(orders[1][4], 5);
+    }
+
+    void schedulesKeepTheirRules_data()
+    {
+        QTest::addColumn<int>("design");
+        for (schedule::Design design : schedule::kAllDesigns)
+            QTest::newRow(schedule::toString(design)) << int(design);
+    }
+
+    void schedulesKeepTheirRules()
+    {
+        QFETCH(int, design);
+        const SmallProgram program = smallProgram(4, 1472);
+        for (const auto& plans : program.plans)
+            QVERIFY2(plans.ok(), plans.error.c_str());
+        schedule::artifact::ParityKnobs knobs;
+        knobs.cores = 1472;
+        knobs.hbmMiBPerMs = 4000;
+        knobs.layers = 4;
+        NullRunControl control;
+        const auto result = schedule::artifact::scheduleParity(program.ops, knobs, schedule::Design(design), control);
+        QVERIFY2(result.schedule, result.error.c_str());
+        const auto& s = *result.schedule;
+        const std::size_t n = program.ops.size();
+        QCOMPARE(s.execute.size(), n);
+        QCOMPARE(s.preloadOrder.size(), n);
+        const double eps = 1e-6;
+        QCOMPARE(s.execute.back().endCycles, 0.0);
+        double hbmFloor = 0, computeFloor = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            QVERIFY(s.preload[i].endCycles <= s.execute[i].startCycles + eps); // loaded before it runs
+            if (i + 1 < n)
+                QVERIFY(s.execute[i].endCycles <= s.execute[i + 1].startCycles + eps); // one op at a time
+            const auto& table = program.ops[i].plans->table;
+            hbmFloor += double(table.front().coldBytes) * double(knobs.cores) * knobs.cyclesPerMs
+                / (double(1 << 20) * knobs.hbmMiBPerMs);
+            double fastest = INFINITY;
+            for (const auto& entry : table)
+                fastest = std::min(fastest, entry.totalCycles);
+            computeFloor += fastest;
+        }
+        for (std::size_t p = 0; p + 1 < n; ++p) { // preloads one after another, in preload order
+            const auto& a = s.preload[std::size_t(s.preloadOrder[p])];
+            const auto& b = s.preload[std::size_t(s.preloadOrder[p + 1])];
+            QVERIFY(a.endCycles <= b.startCycles + eps);
+        }
+        QCOMPARE(s.latencyCycles, -s.preload[std::size_t(s.preloadOrder.front())].startCycles);
+        QVERIFY2(s.latencyCycles >= hbmFloor * (1 - 1e-9) && s.latencyCycles >= computeFloor * (1 - 1e-9),
+            qPrintable(u"latency %1, HBM floor %2, compute floor %3"_qs.arg(s.latencyCycles).arg(hbmFloor).arg(computeFloor)));
+        // Deterministic: the same inputs give the same schedule, bit for bit.
+        const auto again = schedule::artifact::scheduleParity(program.ops, knobs, schedule::Design(design), control);
+        QVERIFY(again.schedule);
+        QCOMPARE(again.schedule->latencyCycles, s.latencyCycles);
+        QCOMPARE(again.schedule->coldHot, s.coldHot);
     }
 
     void searchRejectsWhatItCannotPrice()
