@@ -10,12 +10,14 @@
 
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <limits>
+#include <thread>
 #include <stdexcept>
 
 #include <cerrno>
@@ -228,13 +230,19 @@ CREATE TABLE IF NOT EXISTS partitions(
     /// empty file the schema, in one transaction so that a racing second process sees all or nothing.
     bool configure(sqlite3* db, bool fresh, std::string& error)
     {
-        {
+        // Switching the journal mode takes an exclusive lock and SQLite does not wait for it through the
+        // busy handler: two processes opening a new cache at once would otherwise see "database is
+        // locked" and one would run without the cache. Retry for as long as the busy timeout.
+        for (int waitedMs = 0;; waitedMs += 10) {
             detail::Statement wal(db, "PRAGMA journal_mode = WAL");
             const int rc = wal.step();
-            if (rc != SQLITE_ROW) {
+            if (rc == SQLITE_ROW)
+                break;
+            if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waitedMs >= kBusyTimeoutMs) {
                 error = "cannot switch to WAL mode: " + errorText(db, rc);
                 return false;
             }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
         exec(db, "PRAGMA synchronous = NORMAL"); // WAL + NORMAL: never corrupt, at worst the last commit lost
         if (!fresh) {
