@@ -10,6 +10,7 @@
 #include <QTextStream>
 
 #include "app/cli/cli_internal.h"
+#include "app/cli/cli_reproduce.h"
 #include "engine/core/version.h"
 #include "engine/store/result_store.h"
 
@@ -126,6 +127,11 @@ Commands:
   validate [--reference FILE.csv] [--module WORKLOAD=PATH]... [--fit-on SYSTEM]...
                                    predicted vs measured step times: per-row error, MAPE,
                                    cross-generation speedup error (default: hespas's table)
+  reproduce fig17|...|fig24|all|ablation --out DIR [--parity artifact --einstein DIR]
+      [--published FILE] [--quirk-off NAME]... [--cache PATH | --no-cache] [--threads N]
+                                   the Elk paper's figures: CSV of every raw number, the
+                                   headline ratios next to the paper's, PDF/SVG/PNG figures;
+                                   ablation: the artifact's quirks switched off in turn
   figure KIND (--run-spec FILE | MODEL --chip C) --out FILE.pdf|svg|png
       [--view-design NAME] [--op NAME|STEP] [--style column|wide|slide] [--vary ...]
                                    render one of elk-studio's figures headless: designs,
@@ -175,6 +181,8 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runHlo(rest, io);
         if (first == u"validate"_s)
             return cli::runValidate(rest, io);
+        if (first == u"reproduce"_s)
+            return cli::runReproduce(rest, io);
         if (first == u"figure"_s) {
             // Handled in main() when elk is built with the GUI libraries (it needs a QApplication).
             io.err << "elk figure: this elk was built without the GUI libraries (ELK_BUILD_GUI=OFF); "

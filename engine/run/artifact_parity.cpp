@@ -194,6 +194,7 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
                 out.executeMs += interval.length() / knobs.cyclesPerMs;
             for (const auto& interval : result.schedule->preload)
                 out.preloadMs += interval.length() / knobs.cyclesPerMs;
+            out.metrics = schedule::artifact::parityMetrics(ops, knobs, *result.schedule);
             out.schedule = std::move(result.schedule);
         }
     });
@@ -228,6 +229,13 @@ std::string parityRunToJson(const RunSpec& spec, const ParityRun& run)
             row["preload_ms"] = design.preloadMs;
             row["note"] = design.schedule->note;
             row["orders_tried"] = design.schedule->ordersTried;
+            const auto& m = design.metrics;
+            row["hbm_utilization"] = m.hbmUtilization;
+            row["noc_utilization"] = { { "load", m.nocLoadUtilization }, { "shift", m.nocShiftUtilization } };
+            row["tflops"] = m.tflops;
+            row["tflops_artifact_units"] = m.tflopsArtifact;
+            row["breakdown_ms"] = { { "overlapped", m.overlapMs }, { "preload_only", m.preloadOnlyMs },
+                { "execute_only", m.executeOnlyMs }, { "interconnect", m.interconnectMs } };
         } else {
             row["error"] = design.error;
         }

@@ -4,6 +4,7 @@
 
 #include "engine/core/run_control.h"
 #include "engine/run/run_spec.h"
+#include "engine/schedule/artifact_metrics.h"
 #include "engine/schedule/artifact_schedulers.h"
 
 #include <optional>
@@ -29,6 +30,8 @@ struct ParityQuirks {
 const std::vector<std::string>& parityQuirkNames();
 /// Sets one by name; false for an unknown name.
 bool setParityQuirk(ParityQuirks& quirks, std::string_view name, bool on);
+/// Whether one is on; nothing for an unknown name.
+std::optional<bool> parityQuirk(const ParityQuirks& quirks, std::string_view name);
 
 struct ParityOptions {
     int layers = 0; ///< --layers of launch.py; 0: the paper's value for the model file (elk-reference.md §6)
@@ -47,6 +50,7 @@ struct ParityDesign {
     double latencyMs = 0;
     double executeMs = 0; ///< Σ execution interval lengths (the artifact's *_exe_ms)
     double preloadMs = 0; ///< Σ preload interval lengths (*_load_ms)
+    schedule::artifact::ParityMetrics metrics; ///< the figure scripts' derived metrics (§5.4)
     double seconds = 0; ///< scheduling wall time
 };
 

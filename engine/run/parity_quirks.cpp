@@ -11,21 +11,39 @@ const std::vector<std::string>& parityQuirkNames()
     return names;
 }
 
+namespace {
+
+    /// The switch a name stands for, or null.
+    bool* quirkField(ParityQuirks& quirks, std::string_view name)
+    {
+        if (name == "temporal-scramble")
+            return &quirks.scrambledTemporal;
+        if (name == "hbm-mib-per-ms")
+            return &quirks.hbmGBpsAsMiBPerMs;
+        if (name == "per-design-constants")
+            return &quirks.scheduler.perDesignConstants;
+        if (name == "chooser-undercharge")
+            return &quirks.scheduler.chooserUnderchargesPreloads;
+        if (name == "basic-preload-stretch")
+            return &quirks.scheduler.basicPreloadStretch;
+        return nullptr;
+    }
+
+} // namespace
+
 bool setParityQuirk(ParityQuirks& quirks, std::string_view name, bool on)
 {
-    if (name == "temporal-scramble")
-        quirks.scrambledTemporal = on;
-    else if (name == "hbm-mib-per-ms")
-        quirks.hbmGBpsAsMiBPerMs = on;
-    else if (name == "per-design-constants")
-        quirks.scheduler.perDesignConstants = on;
-    else if (name == "chooser-undercharge")
-        quirks.scheduler.chooserUnderchargesPreloads = on;
-    else if (name == "basic-preload-stretch")
-        quirks.scheduler.basicPreloadStretch = on;
-    else
-        return false;
-    return true;
+    bool* field = quirkField(quirks, name);
+    if (field != nullptr)
+        *field = on;
+    return field != nullptr;
+}
+
+std::optional<bool> parityQuirk(const ParityQuirks& quirks, std::string_view name)
+{
+    ParityQuirks copy = quirks;
+    const bool* field = quirkField(copy, name);
+    return field != nullptr ? std::optional<bool>(*field) : std::nullopt;
 }
 
 } // namespace elk::run

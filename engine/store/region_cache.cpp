@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The StableHLO region cache table of the result store.
+// The StableHLO region cache and the artifact-parity tables of the result store.
+#include "engine/core/sha256.h"
 #include "engine/core/version.h"
 #include "engine/store/result_store.h"
 #include "engine/store/sqlite_statement.h"
@@ -60,6 +61,36 @@ std::int64_t ResultStore::regionCount()
     const std::lock_guard lock(m_mutex);
     detail::Statement count(m_db, "SELECT count(*) FROM hlo_regions");
     return count.step() == SQLITE_ROW ? count.integer(0) : 0;
+}
+
+std::optional<std::string> ResultStore::loadParityRun(const std::string& keyJson)
+{
+    const std::lock_guard lock(m_mutex);
+    detail::Statement select(
+        m_db, "SELECT key_json, payload FROM parity_runs WHERE key_hash = ?1 AND engine_version = ?2");
+    select.bind(1, sha256Hex(keyJson));
+    select.bind(2, std::string(kEngineVersion));
+    if (select.step() != SQLITE_ROW || select.text(0) != keyJson)
+        return std::nullopt;
+    return select.text(1);
+}
+
+bool ResultStore::saveParityRun(const std::string& keyJson, const std::string& payloadJson, std::string* error)
+{
+    const std::lock_guard lock(m_mutex);
+    return writeTransaction(
+        "parity_runs",
+        [&](sqlite3* db) {
+            detail::Statement insert(db,
+                "INSERT OR REPLACE INTO parity_runs(key_hash, key_json, engine_version, created_utc, payload) "
+                "VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?4)");
+            insert.bind(1, sha256Hex(keyJson));
+            insert.bind(2, keyJson);
+            insert.bind(3, std::string(kEngineVersion));
+            insert.bind(4, payloadJson);
+            return insert.step();
+        },
+        error);
 }
 
 } // namespace elk::store

@@ -48,6 +48,7 @@ namespace {
     constexpr int kBusyTimeoutMs = 15000;
 
     // Added after schema version 1 shipped: created on open when missing (additive, so no version bump).
+    // hlo_regions: the StableHLO flow's estimates; parity_runs: artifact-parity results (elk reproduce).
     const char* const kRegionTableSql = R"sql(
 CREATE TABLE IF NOT EXISTS hlo_regions(
     hardware_hash TEXT NOT NULL,
@@ -58,6 +59,12 @@ CREATE TABLE IF NOT EXISTS hlo_regions(
     seconds REAL NOT NULL,
     breakdown TEXT NOT NULL,
     PRIMARY KEY(hardware_hash, estimator, estimator_version, region_hash, engine_version)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS parity_runs(
+    key_hash TEXT PRIMARY KEY,
+    key_json TEXT NOT NULL,
+    engine_version TEXT NOT NULL,
+    created_utc TEXT NOT NULL,
+    payload TEXT NOT NULL) WITHOUT ROWID;
 )sql";
 
     const char* const kSchemaSql = R"sql(

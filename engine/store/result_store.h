@@ -103,6 +103,11 @@ public:
     bool saveRegions(const std::vector<std::pair<RegionCacheKey, CachedRegion>>& rows, std::string* error = nullptr);
     std::int64_t regionCount();
 
+    /// Artifact-parity results (elk reproduce --parity artifact), keyed by the canonical JSON of
+    /// everything they depend on; an engine version change misses. The payload is JSON text.
+    std::optional<std::string> loadParityRun(const std::string& keyJson);
+    bool saveParityRun(const std::string& keyJson, const std::string& payloadJson, std::string* error = nullptr);
+
     std::int64_t runCount();
     std::int64_t partitionCount();
 

@@ -6,6 +6,7 @@
 
 #include "engine/run/run_compile.h"
 #include "engine/store/result_store.h"
+#include "engine/store/run_points.h"
 
 #include <algorithm>
 #include <atomic>
@@ -179,14 +180,6 @@ namespace {
         return extra;
     }
 
-    std::string joinedErrors(const std::vector<FieldError>& errors)
-    {
-        std::string text;
-        for (const FieldError& error : errors)
-            text += (text.empty() ? "" : "; ") + error.field + ": " + error.message;
-        return text;
-    }
-
     /// One point's spec. The model is hashed once (in `baseSpec`); each point only resolves its chip.
     /// Equal to resolveRunSpec() of the point's request (with the follow-ups as overrides).
     RunSpecResult pointSpec(const RunRequest& base, const RunSpecResult& baseSpec, std::vector<std::string> overrides,
@@ -215,41 +208,6 @@ namespace {
         request.chipOverrides = std::move(overrides);
         return resolveRunSpec(request);
     }
-
-    double latencyMs(const DesignRun& design, double clockHz)
-    {
-        return design.simulated ? design.simulated->latencyCycles / clockHz * 1e3
-                                : std::numeric_limits<double>::quiet_NaN();
-    }
-
-    /// Forwards stop requests; a point's own stages are not reported (the sweep counts points).
-    class QuietControl final : public RunControl {
-    public:
-        explicit QuietControl(RunControl& outer)
-            : m_outer(outer)
-        {
-        }
-        bool stopRequested() const override { return m_outer.stopRequested(); }
-        void progress(std::int64_t, std::int64_t, std::string_view) override { }
-
-    private:
-        RunControl& m_outer;
-    };
-
-    /// The compiled model shared by every point of one partition key, built by the first point that
-    /// needs it while the others of the key wait (never two searches of the same tables).
-    struct KeyState {
-        std::mutex mutex;
-        std::shared_ptr<const CompiledModel> compiled;
-        std::string error;
-        bool stopped = false;
-        int remaining = 0; ///< points of this key not yet finished; the model is dropped at 0
-    };
-
-    struct PointWork {
-        RunSpecResult spec;
-        std::string key;
-    };
 
 } // namespace
 
@@ -368,9 +326,7 @@ SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
     for (const SweepAxis& axis : axes)
         named.insert(dotted(axis.field));
     const RunSpecResult baseSpec = resolveRunSpec(base);
-    std::vector<PointWork> work(total);
-    std::map<std::string, std::unique_ptr<KeyState>> keys;
-    std::vector<std::string> keyOrder;
+    std::vector<RunSpecResult> specs(total);
     for (std::size_t p = 0; p < total; ++p) {
         SweepPoint& point = result.points[p];
         point.index.assign(axes.size(), 0);
@@ -382,125 +338,17 @@ SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
         }
         for (std::size_t a = 0; a < axes.size(); ++a)
             overrides.push_back(axes[a].field + "=" + overrideValue(axes[a].values[std::size_t(point.index[a])]));
-        work[p].spec = pointSpec(base, baseSpec, std::move(overrides), named);
-        if (!work[p].spec.ok())
-            continue;
-        work[p].key = partitionKey(work[p].spec.spec);
-        auto& state = keys[work[p].key];
-        if (!state) {
-            state = std::make_unique<KeyState>();
-            keyOrder.push_back(work[p].key);
-        }
-        ++state->remaining;
+        specs[p] = pointSpec(base, baseSpec, std::move(overrides), named);
     }
-
-    // Round-robin over the keys: the first points of different keys start first, so their searches
-    // run side by side instead of every thread waiting on one key.
-    std::vector<std::size_t> order;
-    {
-        std::map<std::string, std::vector<std::size_t>> byKey;
-        for (std::size_t p = 0; p < total; ++p)
-            byKey[work[p].key].push_back(p); // invalid points have key "" and go first (they are instant)
-        std::vector<const std::vector<std::size_t>*> groups;
-        if (const auto invalid = byKey.find(""); invalid != byKey.end())
-            order = invalid->second;
-        for (const std::string& key : keyOrder)
-            groups.push_back(&byKey[key]);
-        for (std::size_t round = 0; order.size() < total; ++round) {
-            for (const auto* group : groups) {
-                if (round < group->size())
-                    order.push_back((*group)[round]);
-            }
-        }
-    }
-
-    const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
-    const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, std::max(1, int(total)));
-    // A search runs on the threads no other key needs (one key: all of them).
-    const int compileThreads = std::max(1, threadCount / std::max(1, int(keys.size())));
-
-    std::mutex resultMutex;
-    int doneCount = 0;
-    auto finish = [&](std::size_t p, const std::function<void(SweepPoint&)>& fill) {
-        const std::lock_guard lock(resultMutex);
-        fill(result.points[p]);
-        result.points[p].done = true;
-        control.progress(++doneCount, std::int64_t(total), "sweep");
+    store::runPoints(specs, store, control, threads, true, "sweep", [&](std::size_t p, store::PointOutcome&& outcome) {
+        SweepPoint& point = result.points[p];
+        point.error = std::move(outcome.error);
+        point.latencyMs = std::move(outcome.latencyMs);
+        point.fromCache = outcome.fromCache;
+        point.done = true;
         if (onPoint)
             onPoint(result, int(p));
-    };
-    auto finishRun = [&](std::size_t p, const RunResult& run, bool fromCache) {
-        finish(p, [&](SweepPoint& point) {
-            point.fromCache = fromCache;
-            if (!run.ok()) {
-                point.error = run.errors.empty() ? "failed" : run.errors.front();
-                return;
-            }
-            for (const DesignRun& design : run.designs)
-                point.latencyMs.push_back(latencyMs(design, run.spec.chip.clockHz));
-        });
-    };
-
-    QuietControl quiet(control);
-    std::atomic<std::size_t> next { 0 };
-    auto worker = [&] {
-        for (std::size_t slot = next++; slot < order.size() && !control.stopRequested(); slot = next++) {
-            const std::size_t p = order[slot];
-            const PointWork& point = work[p];
-            if (!point.spec.ok()) {
-                finish(p, [&](SweepPoint& done) { done.error = joinedErrors(point.spec.errors); });
-                continue;
-            }
-            if (store != nullptr) {
-                if (std::optional<std::vector<double>> latencies = store->loadLatencies(point.spec.spec)) {
-                    finish(p, [&](SweepPoint& done) {
-                        done.latencyMs = std::move(*latencies);
-                        done.fromCache = true;
-                    });
-                    const std::lock_guard lock(keys.at(point.key)->mutex);
-                    if (--keys.at(point.key)->remaining == 0)
-                        keys.at(point.key)->compiled.reset();
-                    continue;
-                }
-            }
-            KeyState& key = *keys.at(point.key);
-            std::shared_ptr<const CompiledModel> compiled;
-            std::string keyError;
-            {
-                const std::lock_guard lock(key.mutex);
-                if (!key.compiled && key.error.empty()) {
-                    CompileResult built = store::compileCached(point.spec.spec, store, quiet, compileThreads);
-                    if (built.status == RunStatus::Stopped)
-                        return;
-                    if (built.ok())
-                        key.compiled = std::move(built.compiled);
-                    else
-                        key.error = built.errors.empty() ? "compile failed" : built.errors.front();
-                }
-                compiled = key.compiled;
-                keyError = key.error;
-            }
-            if (!keyError.empty()) {
-                finish(p, [&](SweepPoint& done) { done.error = keyError; });
-            } else {
-                store::CacheOutcome outcome;
-                const RunResult run = store::runCached(point.spec.spec, store, quiet, 1, compiled, false, &outcome);
-                if (run.status == RunStatus::Stopped)
-                    return;
-                finishRun(p, run, outcome.runHit);
-            }
-            compiled.reset();
-            const std::lock_guard lock(key.mutex);
-            if (--key.remaining == 0)
-                key.compiled.reset();
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threadCount; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& thread : pool)
-        thread.join();
+    });
     return result;
 }
 
