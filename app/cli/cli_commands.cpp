@@ -116,7 +116,7 @@ Commands:
                                    speedup over basic; --parity artifact: as the
                                    published Elk artifact computes it
   sweep MODEL --chip C --vary field=start:stop:step [--vary ...] [--preset NAME]
-      [run options] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
+      [run options] [--parity artifact ...] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
                                    latency of every design over a grid of chip
                                    variants, in parallel, served from the result cache
   hlo MODULE.mlir [--system PRESET|FILE] [--estimator roofline|icca:CHIP|table:CSV]...

@@ -12,7 +12,9 @@
 #ifdef ELK_HAS_FIGURE
 #include <QApplication>
 
+#include "app/cli/cli_reproduce.h"
 #include "app/figure/figure_command.h"
+#include "app/figure/paper_chart_export.h"
 
 namespace {
 
@@ -35,6 +37,20 @@ int runFigure(int argc, char** argv)
     return elk::app::runFigureCommand(QStringList { QStringLiteral("elk figure") } + args.mid(2), out, err);
 }
 
+// elk reproduce writes its figures through the same views (offscreen unless told otherwise).
+int runReproduceWithFigures(int argc, char** argv)
+{
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("elk"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(elk::kEngineVersion));
+    elk::app::cli::setChartWriter(&elk::app::writePaperChart);
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    return elk::app::runCli(QCoreApplication::arguments(), out, err);
+}
+
 } // namespace
 #endif
 
@@ -43,6 +59,8 @@ int main(int argc, char** argv)
 #ifdef ELK_HAS_FIGURE
     if (argc >= 2 && std::strcmp(argv[1], "figure") == 0)
         return runFigure(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "reproduce") == 0)
+        return runReproduceWithFigures(argc, argv);
 #endif
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("elk"));

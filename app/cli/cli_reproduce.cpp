@@ -4,7 +4,10 @@
 //               [--quirk-off NAME]... [--cache PATH | --no-cache] [--threads N]
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
+
+#include <unistd.h>
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -53,13 +56,18 @@ void TerminalProgress::progress(std::int64_t done, std::int64_t total, std::stri
 {
     const std::lock_guard lock(m_mutex);
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-    if (done < total && elapsed - m_lastPrinted < 1.0)
+    // A terminal gets one line rewritten every second; a log file a new line every 10 s.
+    static const bool terminal = isatty(fileno(stderr)) != 0;
+    if (done < total && elapsed - m_lastPrinted < (terminal ? 1.0 : 10.0))
         return;
     m_lastPrinted = elapsed;
     QString line = u"%1/%2 points, %3 s"_s.arg(done).arg(total).arg(elapsed, 0, 'f', 1);
     if (done > 0 && done < total)
         line += u", about %1 s left"_s.arg(elapsed / double(done) * double(total - done), 0, 'f', 0);
-    m_err << "\r" << line << (done == total ? "\n" : "") << Qt::flush;
+    if (terminal)
+        m_err << "\r" << line << (done == total ? "\n" : "") << Qt::flush;
+    else
+        m_err << line << "\n" << Qt::flush;
 }
 
 int runReproduce(const QStringList& args, Io io)

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk sweep MODEL --chip PRESET|FILE --vary field=start:stop:step [--vary ...] [--preset NAME]
-//           [run options as for elk run] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
+//           [run options as for elk run] [--parity artifact [parity options]] --csv OUT|-
+//           [--cache PATH | --no-cache] [--threads N]
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
+#include "app/cli/cli_parity.h"
 #include "app/cli/cli_run_request.h"
 #include "engine/run/sweep.h"
 #include "engine/store/result_store.h"
@@ -48,8 +50,9 @@ int runSweep(const QStringList& args, Io io)
     parser.setApplicationDescription(
         u"Runs a model over a grid of chip variants (one or more --vary axes; the first varies slowest) with "
         "every selected design and writes one CSV row per point and design: the axis values, design, "
-        "latency_ms (simulated), from_cache, error. Points run in parallel and are served from the result "
-        "cache when repeated; points sharing partition tables search them once."_s);
+        "latency_ms (simulated; with --parity artifact the artifact's analytic latency), from_cache, error. "
+        "Points run in parallel and are served from the result cache when repeated; points sharing partition "
+        "tables search them once."_s);
     parser.addPositionalArgument(u"MODEL"_s,
         u"A model file (.onnx, .elk.json, einstein_v2 .json) or a bundled model: llama2-13b, llama2-70b, "
         "opt-30b, gemma2-27b, dit-xl."_s);
@@ -68,6 +71,8 @@ int runSweep(const QStringList& args, Io io)
     const QCommandLineOption noCache(u"no-cache"_s, u"Neither read nor write the result cache."_s);
     const QCommandLineOption threadsOption(u"threads"_s, u"Points run at once (default 0: all cores)."_s, u"N"_s);
     parser.addOptions({ vary, preset, csv, cache, noCache, threadsOption });
+    const ParityCliOptions parityOptions;
+    parityOptions.addTo(parser);
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -116,6 +121,8 @@ int runSweep(const QStringList& args, Io io)
     }
     run::RunRequest request = runOptions.read(parser, problems);
     request.modelPath = positional.first().toStdString();
+    const bool parity = parityOptions.requested(parser, problems);
+    const run::ParityOptions parityRead = parityOptions.read(parser, problems);
     for (const QString& problem : problems)
         io.err << command << ": " << problem << "\n";
     if (!problems.isEmpty())
@@ -136,7 +143,8 @@ int runSweep(const QStringList& args, Io io)
 
     const auto start = std::chrono::steady_clock::now();
     NullRunControl control;
-    const run::SweepResult result = run::runSweep(request, axes, resultStore.get(), control, threads);
+    const run::SweepResult result
+        = run::runSweep(request, axes, resultStore.get(), control, threads, {}, parity ? &parityRead : nullptr);
     const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     int fromCache = 0;

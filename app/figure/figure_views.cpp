@@ -6,6 +6,7 @@
 #include "widgets/hlo/hlo_roofline_view.h"
 #include "widgets/hlo/hlo_step_timeline_view.h"
 #include "widgets/plots/designs_view.h"
+#include "widgets/plots/paper_figure_view.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
 #include "widgets/timeline/bandwidth_view.h"
@@ -43,6 +44,8 @@ std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
         view = std::make_unique<widgets::HloStepTimelineView>();
     else if (kind == u"hlo-roofline"_s)
         view = std::make_unique<widgets::HloRooflineView>();
+    else if (kind == u"paper"_s) // fed with a run::PaperChart, not a run: not one of figureKinds()
+        view = std::make_unique<widgets::PaperFigureView>();
     // The kinds above must agree with each view's own figureKind().
     Q_ASSERT(!view || view->figureKind() == kind);
     return view;

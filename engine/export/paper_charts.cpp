@@ -50,9 +50,12 @@ namespace {
         return std::nullopt;
     }
 
-    std::string displayModel(const std::string& model)
+    /// The paper calls the artifact's vit-huge graph "DiT-XL"; equal terms runs the bundled DiT-XL/2.
+    std::string displayModel(const std::string& model, run::ReproduceMode mode)
     {
-        return model == "vit-huge" ? "DiT-XL (vit-huge)" : model;
+        if (model != "vit-huge")
+            return model;
+        return mode == run::ReproduceMode::EqualTerms ? "DiT-XL (bundled)" : "vit-huge (\"DiT-XL\")";
     }
 
     class ChartBuilder {
@@ -80,7 +83,7 @@ namespace {
                     ours.y.push_back(valueOf(point, design, metric));
                     std::string kind;
                     if (const auto value = publishedAt(m_published, point.point.key(), design, metricName, kind)) {
-                        reference.name = design + " · " + kind;
+                        reference.name = kind;
                         reference.x.push_back(xOf(point.point));
                         reference.y.push_back(*value);
                     }
@@ -116,7 +119,7 @@ namespace {
                     reference.y.push_back(value ? *value : kNaN);
                     if (value) {
                         anyReference = true;
-                        reference.name = design + " · " + kind;
+                        reference.name = kind;
                     }
                 }
                 panel.series.push_back(std::move(ours));
@@ -178,11 +181,12 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
     run::PaperChart chart;
     chart.name = figure;
     const auto known = run::paperFigure(figure);
-    chart.title = (known ? "Fig. " + figure.substr(3) + " · " + known->title : figure) + " (" + run::toString(mode) + ")";
+    chart.title = (known ? "Fig. " + figure.substr(3) + " · " + known->title : figure)
+        + (mode == run::ReproduceMode::EqualTerms ? " · equal terms" : " · artifact parity");
     chart.caption = std::string(mode == run::ReproduceMode::EqualTerms
                                     ? "Elk Studio's pipeline and simulator on the bundled models"
-                                    : "artifact parity on the artifact's model files")
-        + "; raw values (no running minima or clamps). Hollow markers: published values (resources/paper).";
+                                    : "Artifact parity on the artifact's model files")
+        + "; raw values (no running minima or clamps).";
     const ChartBuilder build(points, published);
 
     if (figure == "fig17") {
@@ -190,7 +194,7 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         for (const std::string& model : kLlms) {
             chart.panels.push_back(build.bars(model, "per-token latency (ms)",
                 [&](const run::PaperPoint& p) { return p.model == model; },
-                [](const run::PaperPoint& p) { return "b" + std::to_string(p.batch) + " s" + std::to_string(p.seqLen); },
+                [](const run::PaperPoint& p) { return "b" + std::to_string(p.batch) + "\nKV " + std::to_string(p.seqLen); },
                 kLatency, "latency_ms"));
         }
     } else if (figure == "fig18") {
@@ -244,7 +248,7 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         models.push_back("vit-huge");
         for (int mesh = 0; mesh < 2; ++mesh) {
             for (const std::string& model : models) {
-                chart.panels.push_back(build.lines(displayModel(model) + " · " + topology(mesh), "cores",
+                chart.panels.push_back(build.lines(displayModel(model, mode) + " · " + topology(mesh), "cores",
                     "per-token latency (ms)", [&](const run::PaperPoint& p) { return p.model == model && p.mesh == bool(mesh); },
                     [](const run::PaperPoint& p) { return double(p.cores); }, kLatency, "latency_ms"));
             }
@@ -254,11 +258,23 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         for (int mesh = 0; mesh < 2; ++mesh) {
             chart.panels.push_back(build.bars(topology(mesh), "TFLOP/s", [&](const run::PaperPoint& p) { return p.mesh == bool(mesh); },
                 [](const run::PaperPoint& p) {
-                    return number(p.hbmGBps) + " x" + number(p.nocScale) + " y" + number(p.computeScale);
+                    return number(p.hbmGBps) + "\nx" + number(p.nocScale) + "\ny" + number(p.computeScale);
                 },
                 kTflops, "tflops", { "static", "elk-full", "ideal" }));
         }
     }
+    // Say what the hollow markers are, when there are any.
+    bool paper = false, artifact = false;
+    for (const run::ChartPanel& panel : chart.panels) {
+        for (const run::ChartSeries& series : panel.series) {
+            paper = paper || (series.reference && series.name == "paper");
+            artifact = artifact || (series.reference && series.name == "artifact");
+        }
+    }
+    if (paper)
+        chart.caption += " Hollow \"paper\" markers: values published in the paper (resources/paper; figure, page and reading precision there).";
+    if (artifact)
+        chart.caption += " Hollow \"artifact\" markers: the published artifact's own runs (commit 8c6e814), in the design's colour.";
     return chart;
 }
 

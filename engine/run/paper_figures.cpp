@@ -177,7 +177,10 @@ namespace {
             request.chipOverrides.push_back("interconnect.meshHeight=" + std::to_string(height));
         }
         request.batch = point.batch;
-        if (point.training) {
+        if (point.model == "vit-huge" && !parity) {
+            // DiT-XL is a forward pass over its own 256 patch tokens (no decode, no KV cache).
+            request.phase = Phase::Prefill;
+        } else if (point.training) {
             request.phase = Phase::Prefill;
             request.seqLen = point.seqLen;
             request.kvLen = 0;

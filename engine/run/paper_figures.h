@@ -42,14 +42,17 @@ struct PaperFigure {
 /// fig17 … fig24.
 const std::vector<std::string>& paperFigureNames();
 std::optional<PaperFigure> paperFigure(std::string_view name);
-/// The bundled model that is the same network as an artifact model file ("llama2-13" → "llama2-13b",
-/// "vit-huge" → "dit-xl", shown as DiT-XL in the paper); empty when there is none.
+/// The bundled model for an artifact model file ("llama2-13" → "llama2-13b"); empty when there is none.
+/// "vit-huge" → "dit-xl": the paper labels the artifact's vit-huge graph (32 layers) "DiT-XL", and the
+/// equal-terms run takes the network the paper names (bundled DiT-XL/2: 28 layers, 256 patch tokens,
+/// one forward pass), so Fig. 23's DiT panels compare different graphs in the two modes.
 std::string bundledModelFor(std::string_view artifactModel);
 
 /// The equal-terms run of a point: the bundled model on the IPU-POD4 HBM presets (ipu-pod4-hbm, or
 /// ipu-pod4-hbm-mesh when mesh), with `cores` spread over the preset's 4 chips (vit-huge: 1 chip),
 /// B_hbm GB/s over all HBM stacks, link bandwidth × x and clock × y (compute ×y; links and HBM keep
-/// their GB/s). Training points run the prefill forward pass the artifact runs (b, s).
+/// their GB/s). Training points run the prefill forward pass the artifact runs (b, s); DiT-XL a
+/// forward pass of batch b.
 RunRequest equalTermsRequest(const PaperPoint& point);
 /// The parity run of a point: the artifact's model file `einsteinDir/<model>.json` on the same chip
 /// (the parity pipeline reads cores, SRAM, clock, link and HBM bandwidth from it; the mesh is its r).

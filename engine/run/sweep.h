@@ -16,6 +16,8 @@ class ResultStore;
 
 namespace elk::run {
 
+struct ParityOptions;
+
 /// One varied ChipSpec field: "field=start:stop:step" (numbers, stop included when on the grid) or
 /// "field=a,b,c" (JSON values; bare words are strings, e.g. interconnect.topology=all-to-all,mesh2d).
 struct SweepAxis {
@@ -64,8 +66,11 @@ const std::vector<SweepPreset>& sweepPresets();
 /// together follow an axis unless an override or axis names them: a 2D mesh gets the most square
 /// width × height = coresPerChip, an all-to-all chip with edge HBM controllers gets "spread".
 /// Progress: control.progress(pointsDone, points, "sweep").
+/// `parity`: every point runs in artifact parity instead (runArtifactParity through the store's parity
+/// table; the latencies are its analytic ones).
 SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes, store::ResultStore* store,
-    RunControl& control, int threads = 0, const std::function<void(const SweepResult&, int pointIndex)>& onPoint = {});
+    RunControl& control, int threads = 0, const std::function<void(const SweepResult&, int pointIndex)>& onPoint = {},
+    const ParityOptions* parity = nullptr);
 
 /// CSV: one row per point and design: axis columns, design, latency_ms, from_cache, error.
 std::string sweepCsv(const SweepResult& result);

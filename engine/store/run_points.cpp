@@ -24,20 +24,6 @@ namespace {
                                 : std::numeric_limits<double>::quiet_NaN();
     }
 
-    /// Forwards stop requests; a point's own stages are not reported (the study counts points).
-    class QuietControl final : public RunControl {
-    public:
-        explicit QuietControl(RunControl& outer)
-            : m_outer(outer)
-        {
-        }
-        bool stopRequested() const override { return m_outer.stopRequested(); }
-        void progress(std::int64_t, std::int64_t, std::string_view) override { }
-
-    private:
-        RunControl& m_outer;
-    };
-
     /// The compiled model shared by every point of one partition key, built by the first point that
     /// needs it while the others of the key wait (never two searches of the same tables).
     struct KeyState {
@@ -55,6 +41,23 @@ std::string joinedFieldErrors(const std::vector<run::FieldError>& errors)
     for (const run::FieldError& error : errors)
         text += (text.empty() ? "" : "; ") + error.field + ": " + error.message;
     return text;
+}
+
+void forEachPoint(std::size_t total, int threads, RunControl& control, const std::function<void(std::size_t)>& work)
+{
+    const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
+    const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, std::max(1, int(total)));
+    std::atomic<std::size_t> next { 0 };
+    auto worker = [&] {
+        for (std::size_t i = next++; i < total && !control.stopRequested(); i = next++)
+            work(i);
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threadCount; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (std::thread& thread : pool)
+        thread.join();
 }
 
 void runPoints(const std::vector<run::RunSpecResult>& specs, ResultStore* store, RunControl& control, int threads,
@@ -116,7 +119,7 @@ void runPoints(const std::vector<run::RunSpecResult>& specs, ResultStore* store,
             state.compiled.reset();
     };
 
-    QuietControl quiet(control);
+    StopOnlyControl quiet(control);
     std::atomic<std::size_t> next { 0 };
     auto worker = [&] {
         for (std::size_t slot = next++; slot < order.size() && !control.stopRequested(); slot = next++) {

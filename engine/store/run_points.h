@@ -14,6 +14,20 @@ namespace elk::store {
 
 class ResultStore;
 
+/// Forwards stop requests and swallows progress: the stages of one point of a study (which counts points).
+class StopOnlyControl final : public RunControl {
+public:
+    explicit StopOnlyControl(RunControl& outer)
+        : m_outer(outer)
+    {
+    }
+    bool stopRequested() const override { return m_outer.stopRequested(); }
+    void progress(std::int64_t, std::int64_t, std::string_view) override { }
+
+private:
+    RunControl& m_outer;
+};
+
 /// What one point of a study gave.
 struct PointOutcome {
     /// The designs (summaries: simulated results without per-link detail), in the spec's design order.
@@ -35,6 +49,10 @@ struct PointOutcome {
 void runPoints(const std::vector<run::RunSpecResult>& specs, ResultStore* store, RunControl& control, int threads,
     bool latenciesOnly, const std::string& progressLabel,
     const std::function<void(std::size_t index, PointOutcome&& outcome)>& onPoint);
+
+/// Calls work(i) for every i in [0, total) on up to `threads` threads (0: all hardware threads), each
+/// index once, until control asks to stop (then the remaining indices are skipped).
+void forEachPoint(std::size_t total, int threads, RunControl& control, const std::function<void(std::size_t)>& work);
 
 /// "field: message; field: message".
 std::string joinedFieldErrors(const std::vector<run::FieldError>& errors);

@@ -6,6 +6,7 @@
 
 #include "engine/run/run_compile.h"
 #include "engine/store/result_store.h"
+#include "engine/store/parity_cache.h"
 #include "engine/store/run_points.h"
 
 #include <algorithm>
@@ -209,6 +210,35 @@ namespace {
         return resolveRunSpec(request);
     }
 
+    /// The points in artifact parity, side by side (each parity run on one thread).
+    void runParityPoints(const std::vector<RunSpecResult>& specs, const ParityOptions& parity, store::ResultStore* store,
+        RunControl& control, int threads, const std::function<void(std::size_t, store::PointOutcome&&)>& finish)
+    {
+        ParityOptions onePoint = parity;
+        onePoint.threads = 1;
+        std::mutex mutex;
+        std::int64_t done = 0;
+        store::forEachPoint(specs.size(), threads, control, [&](std::size_t p) {
+            store::PointOutcome outcome;
+            if (!specs[p].ok()) {
+                outcome.error = store::joinedFieldErrors(specs[p].errors);
+            } else {
+                store::StopOnlyControl quiet(control);
+                store::ParityPointOutcome run = store::runParityCached(specs[p].spec, onePoint, store, quiet);
+                if (run.status == RunStatus::Stopped)
+                    return;
+                outcome.error = std::move(run.error);
+                outcome.fromCache = run.fromCache;
+                for (const PaperDesignResult& design : run.designs)
+                    outcome.latencyMs.push_back(
+                        design.error.empty() ? design.latencyMs : std::numeric_limits<double>::quiet_NaN());
+            }
+            const std::lock_guard lock(mutex);
+            finish(p, std::move(outcome));
+            control.progress(++done, std::int64_t(specs.size()), "sweep");
+        });
+    }
+
 } // namespace
 
 SweepAxisParse parseSweepAxis(std::string_view text)
@@ -307,7 +337,8 @@ int SweepResult::doneCount() const
 }
 
 SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes, store::ResultStore* store,
-    RunControl& control, int threads, const std::function<void(const SweepResult&, int pointIndex)>& onPoint)
+    RunControl& control, int threads, const std::function<void(const SweepResult&, int pointIndex)>& onPoint,
+    const ParityOptions* parity)
 {
     SweepResult result;
     result.axes = axes;
@@ -340,7 +371,7 @@ SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
             overrides.push_back(axes[a].field + "=" + overrideValue(axes[a].values[std::size_t(point.index[a])]));
         specs[p] = pointSpec(base, baseSpec, std::move(overrides), named);
     }
-    store::runPoints(specs, store, control, threads, true, "sweep", [&](std::size_t p, store::PointOutcome&& outcome) {
+    auto finish = [&](std::size_t p, store::PointOutcome&& outcome) {
         SweepPoint& point = result.points[p];
         point.error = std::move(outcome.error);
         point.latencyMs = std::move(outcome.latencyMs);
@@ -348,7 +379,11 @@ SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
         point.done = true;
         if (onPoint)
             onPoint(result, int(p));
-    });
+    };
+    if (parity != nullptr)
+        runParityPoints(specs, *parity, store, control, threads, finish);
+    else
+        store::runPoints(specs, store, control, threads, true, "sweep", finish);
     return result;
 }
 
