@@ -21,6 +21,7 @@ namespace {
 
     struct Step {
         std::string label; ///< "parity", "without hbm-mib-per-ms", "− … hbm-mib-per-ms", "equal terms"
+        std::string shortLabel; ///< the chart's category: "parity", "−MiB/ms", "Σ−MiB/ms", "equal terms"
         std::string kind; ///< parity, one-at-a-time, cumulative, equal-terms
         std::string quirksOff; ///< names joined by '+'
         store::ReproduceOptions options;
@@ -32,6 +33,22 @@ namespace {
     };
 
     const char* const kDesigns[] = { "basic", "static", "elk-dyn", "elk-full", "ideal" };
+
+    /// A few characters per quirk, so twelve categories fit under a bar chart.
+    std::string shortName(const std::string& quirk)
+    {
+        if (quirk == "temporal-scramble")
+            return "scramble";
+        if (quirk == "hbm-mib-per-ms")
+            return "MiB/ms";
+        if (quirk == "per-design-constants")
+            return "κθ";
+        if (quirk == "chooser-undercharge")
+            return "charge";
+        if (quirk == "basic-preload-stretch")
+            return "stretch";
+        return quirk;
+    }
 
     Ratios ratiosOf(const run::PaperPointResult& point)
     {
@@ -72,22 +89,22 @@ int runAblation(const store::ReproduceOptions& base, store::ResultStore* store, 
     store::ReproduceOptions parity = base;
     parity.mode = run::ReproduceMode::ArtifactParity;
     parity.quirks = run::ParityQuirks {};
-    steps.push_back({ "artifact parity", "parity", "", parity });
+    steps.push_back({ "artifact parity", "parity", "parity", "", parity });
     for (const std::string& name : run::parityQuirkNames()) {
         store::ReproduceOptions one = parity;
         run::setParityQuirk(one.quirks, name, false);
-        steps.push_back({ "without " + name, "one-at-a-time", name, one });
+        steps.push_back({ "without " + name, "−" + shortName(name), "one-at-a-time", name, one });
     }
     store::ReproduceOptions cumulative = parity;
     std::string off;
     for (const std::string& name : run::parityQuirkNames()) {
         run::setParityQuirk(cumulative.quirks, name, false);
         off += (off.empty() ? "" : "+") + name;
-        steps.push_back({ "cumulative − " + name, "cumulative", off, cumulative });
+        steps.push_back({ "cumulative − " + name, "Σ−" + shortName(name), "cumulative", off, cumulative });
     }
     store::ReproduceOptions equal = base;
     equal.mode = run::ReproduceMode::EqualTerms;
-    steps.push_back({ "equal terms (Elk Studio)", "equal-terms", "", equal });
+    steps.push_back({ "equal terms (Elk Studio)", "equal\nterms", "equal-terms", "", equal });
 
     const auto start = std::chrono::steady_clock::now();
     std::string csv = "step,kind,quirks_off,model,basic_ms,static_ms,elk_dyn_ms,elk_full_ms,ideal_ms,"
@@ -99,8 +116,10 @@ int runAblation(const store::ReproduceOptions& base, store::ResultStore* store, 
     run::PaperChart chart;
     chart.name = "ablation";
     chart.title = "Ablation of the artifact's quirks: Elk-Full ratios from parity to equal terms";
-    chart.caption = "Fig. 17 point (b32, KV 2048, 5888 cores, 16 TB/s); one quirk off at a time, then cumulatively; "
-                    "last: Elk Studio's pipeline and simulator on the bundled models.";
+    chart.caption = "Fig. 17 point (b32, KV 2048, 5888 cores, 16 TB/s). −X: quirk X off alone; Σ−X: X and every quirk "
+                    "left of it off. scramble: temporal-scramble, MiB/ms: hbm-mib-per-ms, κθ: per-design-constants, "
+                    "charge: chooser-undercharge, stretch: basic-preload-stretch. Equal terms: Elk Studio's pipeline "
+                    "and simulator on the bundled models.";
     chart.columns = 1;
     const char* panelTitles[] = { "Elk-Full speedup over Basic", "Elk-Full speedup over Static",
         "fraction of Ideal (ideal ÷ elk-full)" };
@@ -119,7 +138,7 @@ int runAblation(const store::ReproduceOptions& base, store::ResultStore* store, 
         double sums[3] = { 0, 0, 0 };
         int counts[3] = { 0, 0, 0 };
         for (run::ChartPanel& panel : chart.panels)
-            panel.categories.push_back(step.label);
+            panel.categories.push_back(step.shortLabel);
         for (std::size_t p = 0; p < run.points.size(); ++p) {
             const run::PaperPointResult& point = run.points[p];
             const Ratios r = ratiosOf(point);

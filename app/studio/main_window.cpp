@@ -29,6 +29,7 @@
 #include "app/studio/history_dock.h"
 #include "app/studio/hlo_page.h"
 #include "app/studio/model_loader.h"
+#include "app/studio/paper_page.h"
 #include "app/studio/recent_files.h"
 #include "app/studio/run_folder_export.h"
 #include "app/studio/run_job.h"
@@ -135,7 +136,10 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     compareRow->addStretch(1);
     chipLayout->addLayout(compareRow);
     chipLayout->addWidget(m_chipEditor, 1);
-    m_views = new RunViews(chipPage, m_sweepPanel, m_hloPage);
+    auto* paperPage = new PaperPage;
+    paperPage->setStore(m_store.get());
+    connect(paperPage, &PaperPage::statusMessage, this, [this](const QString& m) { showStatus(m); });
+    m_views = new RunViews(chipPage, m_sweepPanel, m_hloPage, paperPage);
     setCentralWidget(m_views);
     m_classroom = new ClassroomMode(this, m_views);
     buildDocks();
@@ -223,6 +227,7 @@ MainWindow::~MainWindow()
     delete m_runJob;
     delete m_compareJob;
     m_sweepPanel->job()->stopAndWait();
+    m_views->paperPage()->job()->stopAndWait();
     delete m_hloPage; // its HloJob waits for its worker
     m_hloPage = nullptr;
 }

@@ -6,11 +6,13 @@
 #include <QSplitter>
 
 #include "app/studio/hlo_page.h"
+#include "app/studio/paper_page.h"
 #include "app/studio/sweep_panel.h"
 #include "engine/run/run_compile.h"
 #include "widgets/classroom/classroom_view.h"
 #include "widgets/hlo/hlo_plot_view.h"
 #include "widgets/plots/designs_view.h"
+#include "widgets/plots/paper_figure_view.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
 #include "widgets/timeline/bandwidth_view.h"
@@ -23,11 +25,12 @@ namespace elk::app {
 const QStringList& RunViews::tabKinds()
 {
     static const QStringList kinds { QStringLiteral("chip"), QStringLiteral("designs"), QStringLiteral("pareto"),
-        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("sweep"), QStringLiteral("classroom"), QStringLiteral("hlo") };
+        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("sweep"), QStringLiteral("classroom"), QStringLiteral("hlo"),
+        QStringLiteral("paper") };
     return kinds;
 }
 
-RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, QWidget* parent)
+RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, PaperPage* paperPage, QWidget* parent)
     : QTabWidget(parent)
     , m_designs(new elk::widgets::DesignsView)
     , m_pareto(new elk::widgets::ParetoView)
@@ -37,6 +40,7 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     , m_classroom(new elk::widgets::ClassroomView)
     , m_sweepPanel(sweepPanel)
     , m_hloPage(hloPage)
+    , m_paperPage(paperPage)
 {
     setObjectName(QStringLiteral("runViews"));
     setDocumentMode(true);
@@ -56,6 +60,7 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     addTab(m_sweepPanel, tr("Sweep"));
     addTab(m_classroom, tr("Classroom"));
     addTab(m_hloPage, tr("StableHLO"));
+    addTab(m_paperPage, tr("Paper"));
     setTabToolTip(1, tr("Latency, breakdown and utilisation of every design"));
     setTabToolTip(2, tr("Execute-state points and Pareto front of the selected op, and what each design chose"));
     setTabToolTip(3, tr("Simulated preload and execute lanes over time, with HBM, NoC and SRAM below"));
@@ -63,6 +68,7 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     setTabToolTip(5, tr("Latency per design while one or two chip fields vary"));
     setTabToolTip(6, tr("Step through the timeline event by event, two designs side by side"));
     setTabToolTip(7, tr("A StableHLO module on GPU/TPU systems or ICCA chips: regions, step timeline, roofline"));
+    setTabToolTip(8, tr("Reproduce the Elk paper's figures (Figs. 17–24) beside its published values"));
 
     for (elk::widgets::PlotView* view : runViews())
         connect(view, &elk::widgets::PlotView::stepSelected, this, &RunViews::onViewStepSelected);
@@ -182,6 +188,8 @@ elk::widgets::PlotView* RunViews::currentPlotView() const
         return m_classroom;
     if (kind == QLatin1String("hlo"))
         return m_hloPage->currentPlotView();
+    if (kind == QLatin1String("paper"))
+        return m_paperPage->figureView();
     return nullptr;
 }
 

@@ -22,10 +22,12 @@ class ParetoView;
 namespace elk::app {
 
 class HloPage;
+class PaperPage;
 class SweepPanel;
 
 /// The central tabs: Chip (the page given), Designs, Pareto, Timeline (Gantt over bandwidth, one time
-/// axis), Links, Sweep, Classroom and StableHLO (the HloPage, which runs on its own). Every run view gets the same immutable snapshot, the same
+/// axis), Links, Sweep, Classroom, StableHLO (the HloPage) and Paper (the PaperPage); the last two
+/// run on their own. Every run view gets the same immutable snapshot, the same
 /// design and the same selected step; a step picked in any view is shown by all (stepSelected).
 class RunViews : public QTabWidget {
     Q_OBJECT
@@ -33,7 +35,8 @@ public:
     /// Tab kinds, in tab order; the names a workspace's "views" section uses.
     static const QStringList& tabKinds();
 
-    RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, QWidget* parent = nullptr);
+    RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, PaperPage* paperPage,
+        QWidget* parent = nullptr);
 
     void setRun(elk::widgets::RunSnapshotPtr run);
     elk::widgets::RunSnapshotPtr run() const { return m_run; }
@@ -49,7 +52,7 @@ public:
     /// The views that show a run (not the sweep).
     std::vector<elk::widgets::PlotView*> runViews() const;
     /// The plot the current tab exports (the Gantt chart on the Timeline tab, the StableHLO page's
-    /// timeline or roofline); null on the Chip tab.
+    /// timeline or roofline, the Paper page's figure); null on the Chip tab.
     elk::widgets::PlotView* currentPlotView() const;
 
     QString currentKind() const;
@@ -66,6 +69,7 @@ public:
     elk::widgets::ClassroomView* classroomView() const { return m_classroom; }
     SweepPanel* sweepPanel() const { return m_sweepPanel; }
     HloPage* hloPage() const { return m_hloPage; }
+    PaperPage* paperPage() const { return m_paperPage; }
 
 signals:
     /// The user picked a step in one of the views (already shown by all of them).
@@ -84,6 +88,7 @@ private:
     elk::widgets::ClassroomView* m_classroom = nullptr;
     SweepPanel* m_sweepPanel = nullptr;
     HloPage* m_hloPage = nullptr;
+    PaperPage* m_paperPage = nullptr;
     elk::widgets::RunSnapshotPtr m_run;
     int m_designIndex = 0;
     int m_selectedStep = -1;

@@ -131,9 +131,10 @@ namespace {
 
         /// Stacked breakdown: one category per (point, design) from `categories`.
         run::ChartPanel breakdown(const std::string& title,
-            const std::vector<std::pair<std::string, std::pair<const run::PaperPointResult*, std::string>>>& categories) const
+            const std::vector<std::pair<std::string, std::pair<const run::PaperPointResult*, std::string>>>& categories,
+            const std::string& xLabel = "") const
         {
-            run::ChartPanel panel { title, run::ChartKind::StackedBars, "", "time (ms)", {}, {}, true };
+            run::ChartPanel panel { title, run::ChartKind::StackedBars, xLabel, "time (ms)", {}, {}, true };
             const Metric parts[] = {
                 [](const run::PaperDesignResult& d) { return d.overlapMs; },
                 [](const run::PaperDesignResult& d) { return d.preloadOnlyMs; },
@@ -210,9 +211,9 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         }
         auto all = [](const run::PaperPoint&) { return true; };
         auto byModel = [](const run::PaperPoint& p) { return p.model; };
-        chart.panels.push_back(build.bars("(b) HBM bandwidth utilisation", "utilisation", all, byModel, kHbm, "hbm_utilization"));
-        chart.panels.push_back(build.bars("(c) interconnect utilisation", "utilisation", all, byModel, kNoc, "noc_utilization"));
-        chart.panels.push_back(build.bars("(d) throughput", "TFLOP/s", all, byModel, kTflops, "tflops"));
+        chart.panels.push_back(build.bars("(b) HBM utilisation", "utilisation", all, byModel, kHbm, "hbm_utilization"));
+        chart.panels.push_back(build.bars("(c) NoC utilisation", "utilisation", all, byModel, kNoc, "noc_utilization"));
+        chart.panels.push_back(build.bars("(d) TFLOP/s", "TFLOP/s", all, byModel, kTflops, "tflops"));
     } else if (figure == "fig19" || figure == "fig21") {
         chart.columns = 4;
         const bool noc = figure == "fig21";
@@ -229,8 +230,8 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         for (const std::string& design : kDesigns) {
             std::vector<std::pair<std::string, std::pair<const run::PaperPointResult*, std::string>>> categories;
             for (const run::PaperPointResult& point : points)
-                categories.push_back({ number(hbmTBps(point.point)) + " TB/s", { &point, design } });
-            chart.panels.push_back(build.breakdown(design, categories));
+                categories.push_back({ number(hbmTBps(point.point)), { &point, design } });
+            chart.panels.push_back(build.breakdown(design, categories, "HBM bandwidth (TB/s)"));
         }
     } else if (figure == "fig22") {
         chart.columns = 4;
@@ -261,6 +262,7 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
                     return number(p.hbmGBps) + "\nx" + number(p.nocScale) + "\ny" + number(p.computeScale);
                 },
                 kTflops, "tflops", { "static", "elk-full", "ideal" }));
+            chart.panels.back().xLabel = "HBM bandwidth (GB/s) · NoC ×x · compute ×y";
         }
     }
     // Say what the hollow markers are, when there are any.

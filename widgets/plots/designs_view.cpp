@@ -12,6 +12,8 @@
 #include <QFontInfo>
 #include <QResizeEvent>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace elk::widgets {
 
 namespace {
@@ -297,9 +299,9 @@ void DesignsView::rebuild()
         double DesignFigures::*value;
     };
     const Share shares[] = {
-        { tr("overlap"), paletteColor(2), &DesignFigures::overlapPercent },
-        { tr("preload only"), paletteColor(4), &DesignFigures::preloadOnlyPercent },
-        { tr("execute only"), paletteColor(0), &DesignFigures::executeOnlyPercent },
+        { tr("overlap"), breakdownColor(u"overlap"_s), &DesignFigures::overlapPercent },
+        { tr("preload only"), breakdownColor(u"preload only"_s), &DesignFigures::preloadOnlyPercent },
+        { tr("execute only"), breakdownColor(u"execute only"_s), &DesignFigures::executeOnlyPercent },
     };
     for (int slot = 0; slot < int(runs.size()); ++slot) {
         QCPBars* below = nullptr;

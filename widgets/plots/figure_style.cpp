@@ -59,6 +59,20 @@ QColor designColor(const QString& designName)
     return QColor::fromRgb(0x999999);
 }
 
+QColor breakdownColor(const QString& part)
+{
+    // The Okabe–Ito colours the designs do not use, so a legend with both stays unambiguous.
+    if (part == QLatin1String("overlapped") || part == QLatin1String("overlap"))
+        return QColor::fromRgb(0x009E73); // bluish green
+    if (part == QLatin1String("preload only"))
+        return QColor::fromRgb(0xCC79A7); // reddish purple
+    if (part == QLatin1String("execute only"))
+        return QColor::fromRgb(0x56B4E9); // sky blue
+    if (part == QLatin1String("rest"))
+        return QColor::fromRgb(0xBBBBBB);
+    return {};
+}
+
 QColor opKindColor(const QString& kind)
 {
     // Groups by what limits the op: compute-bound contractions, element-wise streams, reductions,

@@ -29,6 +29,9 @@ QColor paletteColor(int index);
 Qt::BrushStyle palettePattern(int index);
 /// Colours of the five designs, stable across every view (basic, static, elk-dyn, elk-full, ideal).
 QColor designColor(const QString& designName);
+/// Colours of the latency breakdown's parts ("overlapped" or "overlap", "preload only", "execute only",
+/// "rest"), the same in every view and distinct from the designs'; invalid for another name.
+QColor breakdownColor(const QString& part);
 /// Colours by operator kind (matmul, elementwise, reduction, data movement, …), stable across views.
 QColor opKindColor(const QString& kind);
 /// Fill of series `index` in `color`: solid, or (patterns on, index > 0) `color` hatched with a darker

@@ -80,7 +80,10 @@ private:
 
 QColor colorOf(const run::ChartSeries& series, int index)
 {
-    return series.design.empty() ? paletteColor(index) : designColor(QString::fromStdString(series.design));
+    if (!series.design.empty())
+        return designColor(QString::fromStdString(series.design));
+    const QColor part = breakdownColor(QString::fromStdString(series.name));
+    return part.isValid() ? part : paletteColor(index);
 }
 
 /// Lines and rings in very light colours (the yellow of "ideal") darkened to stay visible on white.
@@ -228,7 +231,9 @@ int setCategories(QCPAxis* axis, const run::ChartPanel& panel)
     axis->setSubTicks(false);
     axis->setTickLength(0, 0);
     axis->grid()->setVisible(false);
-    axis->setTickLabelRotation(int(count) > kRotateAbove ? -40 : 0); // ending at the tick: clear of the right edge
+    // Slanted (ending at the tick, clear of the right edge) when many; fitToLayout slants fewer too when
+    // they do not fit their slots.
+    axis->setTickLabelRotation(int(count) > kRotateAbove ? -40 : 0);
     axis->setRange(-0.5, double(std::max<std::size_t>(1, count)) - 0.5);
     return int(count);
 }
@@ -484,7 +489,28 @@ void PaperFigureView::fitToLayout()
     };
     const int legendRows = m_legend->rowCount();
     fitLegend(m_legend, p->viewport().width());
-    if (m_legend->rowCount() != legendRows)
+    bool slanted = false;
+    // Category labels slant when the widest line of one is wider than its slot (many categories or a
+    // narrow panel); upright otherwise, so they stay easy to read.
+    for (QCPAxisRect* rect : p->axisRects()) {
+        QCPAxis* axis = rect->axis(QCPAxis::atBottom);
+        const auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker());
+        if (!ticker || ticker->ticks().isEmpty())
+            continue;
+        const QFontMetrics metrics(axis->tickLabelFont());
+        int widestPx = 0;
+        for (const QString& label : ticker->ticks()) {
+            for (const QString& line : label.split(u'\n'))
+                widestPx = std::max(widestPx, metrics.horizontalAdvance(line));
+        }
+        const double slotPx = double(rect->width()) / double(ticker->ticks().size());
+        const double rotation = widestPx + metrics.averageCharWidth() > slotPx ? -40 : 0;
+        if (axis->tickLabelRotation() != rotation) {
+            axis->setTickLabelRotation(rotation);
+            slanted = true;
+        }
+    }
+    if (m_legend->rowCount() != legendRows || slanted)
         relayout();
     // Rows of panels share the height so that their data areas match (slanted category labels
     // deepen a row's margin): stretch each row by its margin plus an equal share of the rest.
