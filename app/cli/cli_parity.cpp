@@ -30,6 +30,14 @@ namespace {
 
 } // namespace
 
+QString parityQuirkList()
+{
+    QStringList names;
+    for (const std::string& name : run::parityQuirkNames())
+        names << QString::fromStdString(name);
+    return names.join(u", "_s);
+}
+
 ParityCliOptions::ParityCliOptions()
     : m_parity(u"parity"_s,
           u"MODE 'artifact': run as the published Elk artifact does (its front end on its own einstein_v2 model "
@@ -42,8 +50,7 @@ ParityCliOptions::ParityCliOptions()
     , m_commScale(u"comm-scale"_s, u"Artifact parity: divide every plan's communication cycles by X (launch.py --comm)."_s, u"X"_s)
     , m_compScale(u"comp-scale"_s, u"Artifact parity: divide every plan's compute cycles by Y (launch.py --comp)."_s, u"Y"_s)
     , m_quirkOff(u"quirk-off"_s,
-          u"Artifact parity: switch one of the artifact's behaviours off (repeatable): temporal-scramble, "
-          "hbm-mib-per-ms, per-design-constants, chooser-undercharge, basic-preload-stretch."_s,
+          u"Artifact parity: switch one of the artifact's behaviours off (repeatable): %1."_s.arg(parityQuirkList()),
           u"NAME"_s)
 {
 }

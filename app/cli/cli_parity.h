@@ -14,6 +14,9 @@ class QCommandLineParser;
 
 namespace elk::app::cli {
 
+/// The quirk names, comma-separated, for help texts.
+QString parityQuirkList();
+
 class ParityCliOptions {
 public:
     ParityCliOptions();

@@ -15,6 +15,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
+#include "app/cli/cli_parity.h"
 #include "app/cli/cli_reproduce.h"
 #include "engine/export/paper_report.h"
 #include "engine/store/reproduce.h"
@@ -96,13 +97,7 @@ int runReproduce(const QStringList& args, Io io)
         "resources/paper/elk-micro25-published.json."_s,
         u"FILE"_s);
     const QCommandLineOption quirkOff(u"quirk-off"_s,
-        u"Artifact parity: switch one of the artifact's behaviours off (repeatable): %1."_s.arg(
-            QString::fromStdString([] {
-                std::string names;
-                for (const std::string& name : run::parityQuirkNames())
-                    names += (names.empty() ? "" : ", ") + name;
-                return names;
-            }())),
+        u"Artifact parity: switch one of the artifact's behaviours off (repeatable): %1."_s.arg(parityQuirkList()),
         u"NAME"_s);
     const QCommandLineOption cache(u"cache"_s, u"The result cache file (default: the user cache)."_s, u"PATH"_s);
     const QCommandLineOption noCache(u"no-cache"_s, u"Neither read nor write the result cache."_s);

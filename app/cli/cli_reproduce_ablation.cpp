@@ -37,6 +37,12 @@ namespace {
     /// A few characters per quirk, so twelve categories fit under a bar chart.
     std::string shortName(const std::string& quirk)
     {
+        if (quirk == "reload-earlier-activations")
+            return "reload";
+        if (quirk == "drop-gatherv2")
+            return "gather";
+        if (quirk == "capacity-split")
+            return "split";
         if (quirk == "temporal-scramble")
             return "scramble";
         if (quirk == "hbm-mib-per-ms")
@@ -117,7 +123,8 @@ int runAblation(const store::ReproduceOptions& base, store::ResultStore* store, 
     chart.name = "ablation";
     chart.title = "Ablation of the artifact's quirks: Elk-Full ratios from parity to equal terms";
     chart.caption = "Fig. 17 point (b32, KV 2048, 5888 cores, 16 TB/s). −X: quirk X off alone; Σ−X: X and every quirk "
-                    "left of it off. scramble: temporal-scramble, MiB/ms: hbm-mib-per-ms, κθ: per-design-constants, "
+                    "left of it off. reload: reload-earlier-activations, gather: drop-gatherv2, split: capacity-split, "
+                    "scramble: temporal-scramble, MiB/ms: hbm-mib-per-ms, κθ: per-design-constants, "
                     "charge: chooser-undercharge, stretch: basic-preload-stretch. Equal terms: Elk Studio's pipeline "
                     "and simulator on the bundled models.";
     chart.columns = 1;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
 #include <regex>
 #include <unordered_map>
 
@@ -455,17 +456,23 @@ ParseResult parseChecked(std::string_view jsonText, const ParseOptions& options)
         if (!isSpliced(n.type) && n.type != "Concat")
             chain.push_back(&n);
 
-    // Step 3: an input is on chip iff the op just before produced it or also read it.
+    // Step 3: an input is on chip iff the op just before produced it or also read it (or, with the
+    // quirk off, iff any earlier op of the chain produced it).
     std::vector<std::vector<bool>> onchip(chain.size());
-    for (std::size_t i = 0; i < chain.size(); ++i)
+    std::set<std::int64_t> produced;
+    for (std::size_t i = 0; i < chain.size(); ++i) {
         for (const std::int64_t x : chain[i]->inputs) {
             const Node* prev = i > 0 ? chain[i - 1] : nullptr;
-            onchip[i].push_back(prev && (x == prev->id || std::count(prev->inputs.begin(), prev->inputs.end(), x) > 0));
+            const bool fromPrevious = prev && (x == prev->id || std::count(prev->inputs.begin(), prev->inputs.end(), x) > 0);
+            onchip[i].push_back(options.onchipOnlyFromPrevious ? fromPrevious : fromPrevious || produced.count(x) > 0);
         }
+        produced.insert(chain[i]->id);
+    }
 
     // Step 5: the embedding lookup is dropped for a decode step and for the LLM files.
     const std::string_view model = options.modelName;
-    const bool dropGather = options.seq == 1 || startsWith(model, "opt-") || startsWith(model, "llam") || startsWith(model, "gemm");
+    const bool dropGather = options.dropGatherV2
+        && (options.seq == 1 || startsWith(model, "opt-") || startsWith(model, "llam") || startsWith(model, "gemm"));
 
     for (std::size_t i = 0; i < chain.size(); ++i) {
         const Node& n = *chain[i];

@@ -43,6 +43,12 @@ struct ParseOptions {
     std::int64_t kvLen = 256;    ///< KV length for KV ops when seq == 1
     std::int64_t capacityMB = 0; ///< num_cores // split_factor (training: // (split_factor + 1)); 0 = no capacity split
     std::string modelName;       ///< file name without extension, e.g. "llama2-13" (GatherV2 rule, retnet)
+    /// The artifact's rule (§1.2 step 3): an input is on chip only when the op just before produced or
+    /// read it; everything else, activations of earlier ops included, is loaded from HBM. false: an
+    /// input produced by any earlier op is on chip (only weights, the KV cache and model inputs load).
+    bool onchipOnlyFromPrevious = true;
+    /// The artifact drops GatherV2 (the embedding lookup) for a decode step and the LLM files (§1.2 step 5).
+    bool dropGatherV2 = true;
 };
 
 struct ParseResult {

@@ -90,8 +90,10 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
     parse.batch = spec.batch;
     parse.seq = training ? spec.seqLen : 1;
     parse.kvLen = training ? 256 : spec.kvLen;
-    parse.capacityMB = cores / (training ? run.splitFactor + 1 : run.splitFactor);
+    parse.capacityMB = options.quirks.capacitySplit ? cores / (training ? run.splitFactor + 1 : run.splitFactor) : 0;
     parse.modelName = modelName;
+    parse.onchipOnlyFromPrevious = options.quirks.reloadEarlierActivations;
+    parse.dropGatherV2 = options.quirks.dropGatherV2;
     const import::artifact::ParseResult parsed = import::artifact::parseModel(*text, parse);
     if (!parsed.ok()) {
         run.errors.push_back(spec.model.path + ": " + parsed.error);

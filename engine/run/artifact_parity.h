@@ -23,6 +23,14 @@ namespace elk::run {
 struct ParityQuirks {
     bool scrambledTemporal = true; ///< rotation candidate lists sorted before use (§2.4, §7 item 16)
     bool hbmGBpsAsMiBPerMs = true; ///< the HBM "GB/s" is used as MiB per ms (§7 item 24)
+    /// Front end (§1.2 step 3): activations not produced (or read) by the op just before are reloaded
+    /// from HBM. false: every activation an earlier op produced stays on chip.
+    bool reloadEarlierActivations = true;
+    /// Front end (§1.2 step 5): the embedding lookup (GatherV2) is dropped. false: it is scheduled.
+    bool dropGatherV2 = true;
+    /// Front end (§1.2 step 8): ops larger than num_cores // split_factor MB are halved until they fit.
+    /// false: no capacity split (an op too large for the SRAM then fails its plan search).
+    bool capacitySplit = true;
     schedule::artifact::SchedulerQuirks scheduler;
 };
 

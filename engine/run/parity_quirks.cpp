@@ -6,8 +6,8 @@ namespace elk::run {
 
 const std::vector<std::string>& parityQuirkNames()
 {
-    static const std::vector<std::string> names = { "temporal-scramble", "hbm-mib-per-ms", "per-design-constants",
-        "chooser-undercharge", "basic-preload-stretch" };
+    static const std::vector<std::string> names = { "reload-earlier-activations", "drop-gatherv2", "capacity-split",
+        "temporal-scramble", "hbm-mib-per-ms", "per-design-constants", "chooser-undercharge", "basic-preload-stretch" };
     return names;
 }
 
@@ -16,6 +16,12 @@ namespace {
     /// The switch a name stands for, or null.
     bool* quirkField(ParityQuirks& quirks, std::string_view name)
     {
+        if (name == "reload-earlier-activations")
+            return &quirks.reloadEarlierActivations;
+        if (name == "drop-gatherv2")
+            return &quirks.dropGatherV2;
+        if (name == "capacity-split")
+            return &quirks.capacitySplit;
         if (name == "temporal-scramble")
             return &quirks.scrambledTemporal;
         if (name == "hbm-mib-per-ms")

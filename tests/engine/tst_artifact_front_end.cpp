@@ -156,6 +156,7 @@ class TestArtifactFrontEnd : public QObject {
 
 private slots:
     void decodeFragment();
+    void quirksOff();
     void capacitySplit_data();
     void capacitySplit();
     void trainingKeepsSequenceAndGather();
@@ -225,6 +226,29 @@ void TestArtifactFrontEnd::decodeFragment()
     QCOMPARE(scores.tensors.size(), std::size_t(2));            // the scalar divisor is deleted ...
     QCOMPARE(scores.onchip, (std::vector<bool> { true }));      // ... with its flag
     QCOMPARE(scores.sourceNode, std::int64_t(26));
+}
+
+/// The parity ablation's front-end switches: earlier activations stay on chip, the gather is kept.
+void TestArtifactFrontEnd::quirksOff()
+{
+    ParseOptions options;
+    options.batch = 2;
+    options.seq = 1;
+    options.kvLen = 8;
+    options.onchipOnlyFromPrevious = false;
+    ParseResult r = parseModel(decodeFixture(), options);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(r.ops.size(), std::size_t(8));
+    QCOMPARE(r.ops[3].onchip, (std::vector<bool> { true, true })); // the residual 12 stays on chip
+    QCOMPARE(r.ops[1].onchip, (std::vector<bool> { true, false })); // weights still load
+    QCOMPARE(r.ops[6].onchip, (std::vector<bool> { true, false })); // and the KV cache
+    options.onchipOnlyFromPrevious = true;
+    options.dropGatherV2 = false;
+    r = parseModel(decodeFixture(), options);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(r.ops.size(), std::size_t(9));
+    QCOMPARE(r.ops[0].nodeType, std::string("GatherV2"));
+    QCOMPARE(r.ops[0].type, OpType::Gather);
 }
 
 void TestArtifactFrontEnd::capacitySplit_data()
