@@ -130,7 +130,9 @@ int runParity(const run::RunSpec& spec, const run::ParityOptions& options, const
         }
         QString note = QString::fromStdString(design.schedule->note);
         if (design.design == schedule::Design::ElkFull)
-            note += u", %1 of %2 order runs valid"_s.arg(design.schedule->validOrders).arg(design.schedule->ordersTried);
+            note += u", %1 order runs: %2 valid, %3 cut short"_s.arg(design.schedule->ordersTried)
+                        .arg(design.schedule->validOrders)
+                        .arg(design.schedule->ordersCutShort);
         io.out << u"%1 %2 %3 %4  %5\n"_s.arg(name, -9)
                       .arg(QString::number(design.latencyMs, 'f', 3), 11)
                       .arg(QString::number(design.executeMs, 'f', 3), 11)

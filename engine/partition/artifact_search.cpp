@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <set>
 
@@ -578,6 +579,28 @@ ExprPlans Search::run()
 ExprPlans searchExpr(const Expr& expr, const SearchSettings& settings, RunControl& control)
 {
     return Search(expr, settings, control).run();
+}
+
+std::shared_ptr<const ExprPlans> searchExprShared(const Expr& expr, const SearchSettings& settings, RunControl& control)
+{
+    // Bounded: a reproduction touches a few hundred expressions per chip; past the bound the memo
+    // starts over rather than growing with every study of a long session.
+    constexpr std::size_t kMaxEntries = 8192;
+    static std::mutex mutex;
+    static std::map<std::pair<SearchSettings, Expr>, std::shared_ptr<const ExprPlans>> memo;
+    auto key = std::make_pair(settings, expr);
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto it = memo.find(key); it != memo.end())
+            return it->second;
+    }
+    auto plans = std::make_shared<const ExprPlans>(searchExpr(expr, settings, control));
+    if (control.stopRequested())
+        return plans;
+    const std::lock_guard lock(mutex);
+    if (memo.size() >= kMaxEntries)
+        memo.clear();
+    return memo.emplace(std::move(key), plans).first->second;
 }
 
 } // namespace elk::partition::artifact

@@ -5,6 +5,7 @@
 #include "engine/core/run_control.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,5 +66,10 @@ struct ExprPlans {
 
 /// The search of one expression. Deterministic; polls `control` between spatial splits.
 ExprPlans searchExpr(const Expr& expr, const SearchSettings& settings, RunControl& control);
+
+/// searchExpr through a process-wide memo of recent (settings, expression) pairs, so that parity runs
+/// differing only in what the search does not see (HBM bandwidth, the mesh ratio, scheduler quirks)
+/// search once. Thread-safe; a stopped search is not kept. Same result as searchExpr.
+std::shared_ptr<const ExprPlans> searchExprShared(const Expr& expr, const SearchSettings& settings, RunControl& control);
 
 } // namespace elk::partition::artifact

@@ -127,11 +127,11 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
     search.multiChipFactor = spec.chip.interChip.overheadFactor;
     search.training = training;
     search.scrambledTemporal = options.quirks.scrambledTemporal;
-    std::vector<partition::artifact::ExprPlans> plans(distinct.size());
+    std::vector<std::shared_ptr<const partition::artifact::ExprPlans>> shared(distinct.size());
     const int threads = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
     std::atomic<int> done { 0 };
     parallelFor(int(distinct.size()), threads, [&](int e) {
-        plans[std::size_t(e)] = partition::artifact::searchExpr(distinct[std::size_t(e)], search, control);
+        shared[std::size_t(e)] = partition::artifact::searchExprShared(distinct[std::size_t(e)], search, control);
         ++done;
     });
     run.searchSeconds = secondsSince(searchStart);
@@ -139,11 +139,11 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
         run.status = RunStatus::Stopped;
         return run;
     }
-    for (std::size_t e = 0; e < plans.size(); ++e) {
-        if (!plans[e].ok()) {
+    for (std::size_t e = 0; e < shared.size(); ++e) {
+        if (!shared[e]->ok()) {
             for (std::size_t i = 0; i < parsed.ops.size(); ++i) {
                 if (keys[i] == int(e)) {
-                    run.errors.push_back(parsed.ops[i].name + ": " + plans[e].error);
+                    run.errors.push_back(parsed.ops[i].name + ": " + shared[e]->error);
                     break;
                 }
             }
@@ -155,7 +155,7 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
     std::vector<schedule::artifact::ParityOp> ops;
     for (std::size_t i = 0; i < parsed.ops.size(); ++i) {
         schedule::artifact::ParityOp op;
-        op.plans = &plans[std::size_t(keys[i])];
+        op.plans = shared[std::size_t(keys[i])].get(); // `shared` outlives every schedule below
         op.exprKey = keys[i];
         const auto type = parsed.ops[i].type;
         op.matmul = type == import::artifact::OpType::MatMul || type == import::artifact::OpType::Conv;
@@ -231,6 +231,7 @@ std::string parityRunToJson(const RunSpec& spec, const ParityRun& run)
             row["preload_ms"] = design.preloadMs;
             row["note"] = design.schedule->note;
             row["orders_tried"] = design.schedule->ordersTried;
+            row["schedule_seconds"] = design.seconds;
             const auto& m = design.metrics;
             row["hbm_utilization"] = m.hbmUtilization;
             row["noc_utilization"] = { { "load", m.nocLoadUtilization }, { "shift", m.nocShiftUtilization } };

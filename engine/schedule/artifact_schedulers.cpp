@@ -7,8 +7,13 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace elk::schedule::artifact {
+
+namespace {
+    constexpr const char* kCutShort = "cut short by the bound";
+}
 namespace {
 
 using i64 = std::int64_t;
@@ -50,7 +55,10 @@ public:
         }
     }
 
-    std::optional<ParitySchedule> elk(const DesignConstants& constants, const std::vector<int>* order, std::string& error);
+    /// `abandonAboveCycles`: give up (nothing, error "cut short by the bound") as soon as the schedule is
+    /// certain to be longer: the latency only grows as ops are placed backwards.
+    std::optional<ParitySchedule> elk(const DesignConstants& constants, const std::vector<int>* order, std::string& error,
+        double abandonAboveCycles = std::numeric_limits<double>::infinity());
     std::optional<ParitySchedule> basic(bool largestCold, std::string& error);
     std::optional<ParitySchedule> staticDesign(i64 executeBytes, bool largestCold, std::string& error);
     std::optional<ParitySchedule> ideal(std::string& error);
@@ -116,7 +124,18 @@ private:
     double m_penaltyBytesPerCycle = 0;
     std::vector<i64> m_minCold, m_smallestHotOfMinCold, m_smallestHot;
     std::vector<double> m_hbmCycles;
-    std::map<std::vector<int>, int> m_memo;
+    /// FNV-1a over the keys: the memo is looked up tens of millions of times in an Elk-Full search.
+    struct KeyHash {
+        std::size_t operator()(const std::vector<int>& key) const
+        {
+            std::uint64_t h = 1469598103934665603ull;
+            for (int k : key)
+                h = (h ^ std::uint64_t(std::uint32_t(k))) * 1099511628211ull;
+            return std::size_t(h);
+        }
+    };
+    std::unordered_map<std::vector<int>, int, KeyHash> m_memo;
+    std::vector<int> m_key; ///< choose()'s key, reused (no allocation per lookup)
     std::vector<Interval> m_exe, m_pre;
     std::vector<double> m_idle;
     std::vector<int> m_entry;
@@ -126,8 +145,8 @@ private:
 int Scheduler::choose(const std::vector<int>& group, const std::vector<i64>* chosenCold, const DesignConstants& constants)
 {
     // The artifact memoises per tuple of expression keys, ignoring the chosen sizes (§7 item 18).
-    std::vector<int> key;
-    key.reserve(group.size() + 1);
+    std::vector<int>& key = m_key;
+    key.clear();
     key.push_back(constants.ideal ? 1 : 0);
     for (int op : group)
         key.push_back(m_ops[std::size_t(op)].exprKey);
@@ -173,7 +192,7 @@ int Scheduler::choose(const std::vector<int>& group, const std::vector<i64>* cho
     }
     // Only memoise groups whose charge does not depend on chosen sizes the key does not hold.
     if (m_knobs.quirks.chooserUnderchargesPreloads)
-        m_memo.emplace(std::move(key), best);
+        m_memo.emplace(key, best);
     return best;
 }
 
@@ -260,7 +279,8 @@ void Scheduler::postprocessLoads(double start, double executeCycles, const std::
     }
 }
 
-std::optional<ParitySchedule> Scheduler::elk(const DesignConstants& constants, const std::vector<int>* order, std::string& error)
+std::optional<ParitySchedule> Scheduler::elk(
+    const DesignConstants& constants, const std::vector<int>* order, std::string& error, double abandonAboveCycles)
 {
     reset();
     const int N = m_n;
@@ -376,6 +396,14 @@ std::optional<ParitySchedule> Scheduler::elk(const DesignConstants& constants, c
             postprocessLoads(bestStart, executeCycles(entry(i, bestEntry)), best.loads);
         m_loadCycles[std::size_t(i)] = preloadTime(i, entry(i, bestEntry).coldBytes, constants.kappaMiBPerMs, constants.theta);
         materialize(i);
+        // Everything placed so far lies within the final latency (the first preload starts earliest).
+        double earliest = m_exe[std::size_t(i)].startCycles;
+        if (!materialized.empty())
+            earliest = std::min(earliest, m_pre[std::size_t(materialized.back())].startCycles);
+        if (-earliest > abandonAboveCycles) {
+            error = kCutShort;
+            return std::nullopt;
+        }
     }
     return finish(Design::ElkDyn, pi);
 }
@@ -692,7 +720,7 @@ ParityResult scheduleParity(const std::vector<ParityOp>& ops, const ParityKnobs&
         constants.theta = perDesign ? 0.99 : knobs.quirks.sharedTheta;
         constants.minColdCharge = true;
         const auto orders = knobs.training ? std::vector<std::vector<int>> { {} } : reducedPreloadOrders(ops, knobs.layers, 4);
-        std::int64_t tried = 0, valid = 0;
+        std::int64_t tried = 0, valid = 0, cutShort = 0;
         for (const auto& order : orders) {
             for (bool delay : perDesign ? std::vector<bool> { false, true } : std::vector<bool> { true }) {
                 if (control.stopRequested()) {
@@ -701,10 +729,18 @@ ParityResult scheduleParity(const std::vector<ParityOp>& ops, const ParityKnobs&
                 }
                 constants.delayCompute = delay;
                 ++tried;
-                auto schedule = scheduler.elk(constants, order.empty() ? nullptr : &order, error);
+                // Only a strictly shorter schedule replaces the best (keepBest), so an order already
+                // longer than it can stop: the same order wins as without the bound. The chooser's
+                // memo is a pure cache here (Elk-Full charges preloads at their smallest size).
+                const double bound = result.schedule && knobs.boundOrderSearch ? result.schedule->latencyCycles
+                                                                                : std::numeric_limits<double>::infinity();
+                auto schedule = scheduler.elk(constants, order.empty() ? nullptr : &order, error, bound);
                 if (schedule) {
                     ++valid;
                     schedule->design = Design::ElkFull;
+                } else if (error == kCutShort) {
+                    ++cutShort;
+                    error.clear();
                 }
                 keepBest(std::move(schedule), std::string("delay-compute ") + (delay ? "on" : "off"));
             }
@@ -712,6 +748,7 @@ ParityResult scheduleParity(const std::vector<ParityOp>& ops, const ParityKnobs&
         if (result.schedule) {
             result.schedule->ordersTried = tried;
             result.schedule->validOrders = valid;
+            result.schedule->ordersCutShort = cutShort;
         }
         break;
     }

@@ -53,6 +53,9 @@ struct ParityKnobs {
     double commScale = 1; ///< --comm: divides every plan's comm cycles
     double compScale = 1; ///< --comp: divides every plan's compute cycles
     bool training = false;
+    /// Elk-Full stops an order once it is longer than the best so far (same result, fewer steps).
+    /// false: every order runs to the end (tests compare the two).
+    bool boundOrderSearch = true;
     SchedulerQuirks quirks;
 };
 
@@ -67,7 +70,8 @@ struct ParitySchedule {
     std::vector<int> preloadOrder; ///< op indices
     double latencyCycles = 0;
     std::int64_t ordersTried = 1; ///< elk-full: orders; static: execute-space sizes × variants
-    std::int64_t validOrders = 0; ///< elk-full
+    std::int64_t validOrders = 0; ///< elk-full: order runs that completed valid
+    std::int64_t ordersCutShort = 0; ///< elk-full: order runs stopped once longer than the best so far
     std::string note; ///< the variant, θ or execute space that won
 };
 

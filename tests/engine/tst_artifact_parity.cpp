@@ -238,6 +238,39 @@ private slots:
         QCOMPARE(again.schedule->coldHot, s.coldHot);
     }
 
+    /// The bound on Elk-Full's order search changes nothing but the work: the same latency, preload
+    /// order and sizes as running every order to the end.
+    void boundedOrderSearchIsExact_data()
+    {
+        QTest::addColumn<double>("hbmMiBPerMs");
+        for (double hbm : { 1000.0, 4000.0, 16000.0, 64000.0 })
+            QTest::newRow(qPrintable(QString::number(hbm))) << hbm;
+    }
+
+    void boundedOrderSearchIsExact()
+    {
+        QFETCH(double, hbmMiBPerMs);
+        const SmallProgram program = smallProgram(4, 1472);
+        schedule::artifact::ParityKnobs knobs;
+        knobs.cores = 1472;
+        knobs.hbmMiBPerMs = hbmMiBPerMs;
+        knobs.layers = 4;
+        NullRunControl control;
+        const auto bounded = schedule::artifact::scheduleParity(program.ops, knobs, schedule::Design::ElkFull, control);
+        knobs.boundOrderSearch = false;
+        const auto exhaustive = schedule::artifact::scheduleParity(program.ops, knobs, schedule::Design::ElkFull, control);
+        QVERIFY2(bounded.schedule && exhaustive.schedule, bounded.error.c_str());
+        QCOMPARE(bounded.schedule->latencyCycles, exhaustive.schedule->latencyCycles);
+        QCOMPARE(bounded.schedule->preloadOrder, exhaustive.schedule->preloadOrder);
+        QCOMPARE(bounded.schedule->coldHot, exhaustive.schedule->coldHot);
+        QCOMPARE(bounded.schedule->note, exhaustive.schedule->note);
+        QCOMPARE(exhaustive.schedule->ordersCutShort, std::int64_t(0));
+        QCOMPARE(bounded.schedule->ordersTried, exhaustive.schedule->ordersTried);
+        QVERIFY(bounded.schedule->validOrders + bounded.schedule->ordersCutShort <= bounded.schedule->ordersTried);
+        if (hbmMiBPerMs >= 4000) // where the orders differ enough for the bound to stop one (so this tests it)
+            QVERIFY(bounded.schedule->ordersCutShort > 0);
+    }
+
     void searchRejectsWhatItCannotPrice()
     {
         NullRunControl control;
