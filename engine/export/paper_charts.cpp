@@ -238,7 +238,7 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         for (int mesh = 0; mesh < 2; ++mesh) {
             for (double hbm : { 8000.0, 10000.0, 12000.0, 14000.0 }) {
                 chart.panels.push_back(build.lines(
-                    "HBM " + number(hbm / 1000) + " TB/s · " + topology(mesh), "NoC bandwidth (TB/s, 32 · x)",
+                    "HBM " + number(hbm / 1000) + " TB/s · " + topology(mesh), "NoC (32·x TB/s)",
                     "per-token latency (ms)", [&](const run::PaperPoint& p) { return p.hbmGBps == hbm && p.mesh == bool(mesh); },
                     [](const run::PaperPoint& p) { return 32.0 * p.nocScale; }, kLatency, "latency_ms"));
             }
