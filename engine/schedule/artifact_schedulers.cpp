@@ -591,7 +591,8 @@ LayerBlock detectLayerBlock(const std::vector<ParityOp>& ops, int layers)
     return block;
 }
 
-std::vector<std::vector<int>> reducedPreloadOrders(const std::vector<ParityOp>& ops, int layers, int maxDisplacement)
+std::vector<std::vector<int>> reducedPreloadOrders(
+    const std::vector<ParityOp>& ops, int layers, int maxDisplacement, std::string* error, std::int64_t maxOrders)
 {
     const LayerBlock block = detectLayerBlock(ops, layers);
     const int n = int(ops.size());
@@ -619,8 +620,18 @@ std::vector<std::vector<int>> reducedPreloadOrders(const std::vector<ParityOp>& 
         perm[std::size_t(g)] = g;
     std::set<std::vector<std::vector<i64>>> seen;
     std::vector<std::vector<int>> groupOrders;
+    // The orders grow exponentially with the groups of a layer (a wrong --layers doubles a "layer"):
+    // past the limit the search is refused instead of filling the memory for hours.
+    std::int64_t leaves = 0;
+    bool tooMany = false;
     auto recurse = [&](auto&& self, int k) -> void {
+        if (tooMany)
+            return;
         if (k == G) {
+            if (++leaves > 8 * maxOrders) {
+                tooMany = true;
+                return;
+            }
             for (int p = 0; p < G; ++p) {
                 if (std::abs(perm[std::size_t(p)] - p) > maxDisplacement)
                     return;
@@ -628,8 +639,13 @@ std::vector<std::vector<int>> reducedPreloadOrders(const std::vector<ParityOp>& 
             std::vector<std::vector<i64>> sequence;
             for (int g : perm)
                 sequence.push_back(labels[std::size_t(g)]);
-            if (seen.insert(sequence).second)
+            if (seen.insert(sequence).second) {
+                if (std::int64_t(groupOrders.size()) >= maxOrders) {
+                    tooMany = true;
+                    return;
+                }
                 groupOrders.push_back(perm);
+            }
             return;
         }
         for (int j = k; j < G; ++j) {
@@ -640,6 +656,13 @@ std::vector<std::vector<int>> reducedPreloadOrders(const std::vector<ParityOp>& 
         }
     };
     recurse(recurse, 0);
+    if (tooMany) {
+        if (error != nullptr)
+            *error = "more than " + std::to_string(maxOrders) + " preload orders for a layer of " + std::to_string(G)
+                + " matmul groups (" + std::to_string(block.length) + " ops, found for " + std::to_string(layers)
+                + " layers); check the layer count (--layers): the paper's models have 32–80";
+        return {};
+    }
     for (const auto& groupOrder : groupOrders) {
         std::vector<int> order;
         order.reserve(std::size_t(n));
@@ -719,7 +742,13 @@ ParityResult scheduleParity(const std::vector<ParityOp>& ops, const ParityKnobs&
         constants.kappaMiBPerMs = link;
         constants.theta = perDesign ? 0.99 : knobs.quirks.sharedTheta;
         constants.minColdCharge = true;
-        const auto orders = knobs.training ? std::vector<std::vector<int>> { {} } : reducedPreloadOrders(ops, knobs.layers, 4);
+        std::string orderError;
+        const auto orders = knobs.training ? std::vector<std::vector<int>> { {} }
+                                           : reducedPreloadOrders(ops, knobs.layers, 4, &orderError);
+        if (!orderError.empty()) {
+            result.error = orderError;
+            return result;
+        }
         std::int64_t tried = 0, valid = 0, cutShort = 0;
         for (const auto& order : orders) {
             for (bool delay : perDesign ? std::vector<bool> { false, true } : std::vector<bool> { true }) {

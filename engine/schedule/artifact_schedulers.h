@@ -90,6 +90,8 @@ struct LayerBlock {
     int length = 0;
 };
 LayerBlock detectLayerBlock(const std::vector<ParityOp>& ops, int layers);
-std::vector<std::vector<int>> reducedPreloadOrders(const std::vector<ParityOp>& ops, int layers, int maxDisplacement);
+/// More than `maxOrders` distinct orders: none, and `error` (when given) says so and points at the layer count.
+std::vector<std::vector<int>> reducedPreloadOrders(const std::vector<ParityOp>& ops, int layers, int maxDisplacement,
+    std::string* error = nullptr, std::int64_t maxOrders = 20000);
 
 } // namespace elk::schedule::artifact
