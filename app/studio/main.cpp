@@ -8,6 +8,9 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <memory>
+#include <string_view>
+
 #include "app/studio/classroom_mode.h"
 #include "app/studio/hlo_page.h"
 #include "app/studio/main_window.h"
@@ -31,12 +34,26 @@ int fail(const QString& message)
 
 } // namespace
 
+/// --help and --version print and exit: they must work without a display (a QCoreApplication).
+bool onlyPrints(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
 int main(int argc, char* argv[])
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("elk-studio"));
-    QApplication::setOrganizationName(QStringLiteral("Elk Studio"));
-    QApplication::setApplicationVersion(QString::fromLatin1(elk::kEngineVersion));
+    const std::unique_ptr<QCoreApplication> application = onlyPrints(argc, argv)
+        ? std::make_unique<QCoreApplication>(argc, argv)
+        : std::make_unique<QApplication>(argc, argv);
+    QCoreApplication& app = *application;
+    QCoreApplication::setApplicationName(QStringLiteral("elk-studio"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Elk Studio"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(elk::kEngineVersion));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Elk Studio: explore inter-core connected AI chips."));
