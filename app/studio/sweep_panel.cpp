@@ -11,6 +11,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStackedWidget>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -126,9 +127,26 @@ SweepPanel::SweepPanel(QWidget* parent)
     controls->addLayout(secondLine);
     controls->addLayout(buttons);
 
+    // Before the first sweep the plot would be empty 0–5 axes: say what the page does instead.
+    m_hint = new QLabel(tr("Run a sweep to see how latency changes with a chip field.\n\n"
+                           "The study buttons above run the paper's studies in one click: latency against HBM "
+                           "bandwidth, NoC link bandwidth, core count, or all-to-all against a 2D mesh. Or pick a "
+                           "field and its range above and press Run sweep; tick \u201cand\u201d to vary a second "
+                           "field (a heatmap). Every point runs all designs, in parallel, through the result cache."));
+    m_hint->setObjectName(QStringLiteral("sweepHint"));
+    m_hint->setWordWrap(true);
+    m_hint->setAlignment(Qt::AlignCenter);
+    m_hint->setMargin(24);
+    QPalette hintPalette = m_hint->palette();
+    hintPalette.setColor(QPalette::WindowText, hintPalette.color(QPalette::PlaceholderText));
+    m_hint->setPalette(hintPalette);
+    m_viewStack = new QStackedWidget;
+    m_viewStack->addWidget(m_hint);
+    m_viewStack->addWidget(m_view);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_viewStack, 1);
 
     connect(m_secondEnabled, &QCheckBox::toggled, this, &SweepPanel::setSecondAxisEnabled);
     connect(m_run, &QPushButton::clicked, this, &SweepPanel::runSweep);
@@ -342,6 +360,7 @@ void SweepPanel::start(std::vector<elk::run::SweepAxis> axes)
     setBusy(true);
     m_status->setText(tr("0 of %1 points…").arg(m_pointCount));
     m_view->setSweep(nullptr);
+    m_viewStack->setCurrentWidget(m_view);
     m_job->start(base.request, std::move(axes), base.chip);
 }
 

@@ -18,6 +18,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QStackedWidget;
 
 namespace elk::widgets {
 class SweepView;
@@ -100,6 +101,8 @@ private:
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QLabel* m_status = nullptr;
+    QLabel* m_hint = nullptr; ///< shown instead of the plot until a sweep starts
+    QStackedWidget* m_viewStack = nullptr;
     std::vector<QPushButton*> m_presetButtons;
     int m_pointCount = 0;
 };
