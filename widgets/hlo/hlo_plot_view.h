@@ -2,8 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <vector>
+
 #include "widgets/hlo/hlo_format.h"
 #include "widgets/plots/plot_view.h"
+
+class QCPAxis;
 
 namespace elk::widgets {
 
@@ -23,7 +27,19 @@ public:
     HloResults shownResults() const;
 
 protected:
+    /// With nothing to show, the plot is a line of text saying how to fill it, not empty axes (whose
+    /// tick labels run together at zero width); `hint` empty restores the axes. Call after clearItems().
+    void showEmptyHint(const QString& hint);
+
     HloResults m_results;
+
+private:
+    struct HiddenAxis {
+        QCPAxis* axis = nullptr;
+        bool visible = true;
+        bool gridVisible = true;
+    };
+    std::vector<HiddenAxis> m_hiddenAxes; ///< while the empty hint shows: each axis as it was
 };
 
 } // namespace elk::widgets

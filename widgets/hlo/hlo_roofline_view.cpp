@@ -461,6 +461,9 @@ void HloRooflineView::rebuild()
     const HloRooflineData& data = *m_data;
     p->xAxis->setRange(data.xLower, data.xUpper);
     p->yAxis->setRange(data.yLower, data.yUpper);
+    showEmptyHint(hasData() ? QString()
+                            : tr("Open a StableHLO module (Module: Open…)\nand press Run: its kernels appear here\n"
+                                 "against each system's roofline."));
     if (!hasData()) {
         p->replot(QCustomPlot::rpQueuedReplot);
         return;

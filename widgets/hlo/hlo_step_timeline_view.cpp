@@ -128,6 +128,9 @@ void HloStepTimelineView::rebuildDecorations()
         lanes->addTick(lane.y, laneName(lane.kind));
     p->yAxis->setTicker(lanes);
     p->yAxis->setRange(m_data->valueLower, m_data->valueUpper);
+    showEmptyHint(hasData() ? QString()
+                            : tr("Open a StableHLO module (Module: Open…)\nand press Run: its step timeline,\n"
+                                 "compute and communication, appears here."));
     if (!hasData())
         return;
 
