@@ -216,6 +216,16 @@ private slots:
         QCOMPARE(view.laneCount(), 2);
         QCOMPARE(view.tickCount(), int(view.events(0).size() + view.events(1).size()));
         QCOMPARE(view.plot()->axisRectCount(), 2);
+        // Before the first step neither gauge pretends to know the SRAM ("free 0 B of 0 B").
+        view.setCurrentTick(0);
+        int notStarted = 0;
+        for (int lane = 0; lane < 2; ++lane) {
+            if (view.currentEvent(lane) >= 0)
+                continue;
+            ++notStarted;
+            QCOMPARE(view.gauge(lane)->legendText(), SramGauge::notStartedText());
+        }
+        QCOMPARE(notStarted, 1); // the first tick is one design's first event
         // One time scale: both designs' time axes show the same range.
         QCOMPARE(view.plot()->axisRect(0)->axis(QCPAxis::atBottom)->range(),
             view.plot()->axisRect(1)->axis(QCPAxis::atBottom)->range());

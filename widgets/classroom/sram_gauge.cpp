@@ -46,11 +46,18 @@ void SramGauge::clear()
 
 QString SramGauge::legendText() const
 {
+    if (m_sram.capacityBytes <= 0)
+        return notStartedText();
     QStringList parts;
     for (const GaugeSegment& segment : m_segments)
         parts << segment.name + QLatin1Char(' ') + QString::fromStdString(formatBytes(segment.bytes));
     return parts.join(QStringLiteral(" · ")) + QStringLiteral(" of ")
         + QString::fromStdString(formatBytes(m_sram.capacityBytes));
+}
+
+QString SramGauge::notStartedText()
+{
+    return QStringLiteral("SRAM per core: shown from this design's first step");
 }
 
 int SramGauge::barHeight() const
@@ -75,6 +82,14 @@ void SramGauge::paintEvent(QPaintEvent*)
     QPainter painter(this);
     const QFontMetrics metrics(font());
     const QRect bar(0, 0, width() - 1, barHeight());
+    // Before the design's first step there is no SRAM state: say so rather than "free 0 B (of 0 B)".
+    if (m_sram.capacityBytes <= 0) {
+        painter.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DashLine));
+        painter.drawRect(bar);
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(bar, Qt::AlignCenter, notStartedText());
+        return;
+    }
     // The bar: one rectangle per part, proportional to its bytes.
     double x = bar.left();
     for (const GaugeSegment& segment : m_segments) {

@@ -35,6 +35,8 @@ public:
     const std::vector<GaugeSegment>& segments() const { return m_segments; }
     /// The legend line, e.g. "execute 3.1 MiB · preload 4.2 MiB · reserved 12 KiB · free 0.8 MiB of 8.0 MiB".
     QString legendText() const;
+    /// What the gauge says before its design's first step (no SRAM state yet).
+    static QString notStartedText();
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
