@@ -117,6 +117,7 @@ Commands:
                                    published Elk artifact computes it
   sweep MODEL --chip C --vary field=start:stop:step [--vary ...] [--preset NAME]
       [run options] [--parity artifact ...] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
+      [--shard K/N]
                                    latency of every design over a grid of chip
                                    variants, in parallel, served from the result cache
   hlo MODULE.mlir [--system PRESET|FILE] [--estimator roofline|icca:CHIP|table:CSV]...

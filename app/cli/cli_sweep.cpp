@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk sweep MODEL --chip PRESET|FILE --vary field=start:stop:step [--vary ...] [--preset NAME]
 //           [run options as for elk run] [--parity artifact [parity options]] --csv OUT|-
-//           [--cache PATH | --no-cache] [--threads N]
+//           [--cache PATH | --no-cache] [--threads N] [--shard K/N]
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -70,7 +70,11 @@ int runSweep(const QStringList& args, Io io)
         u"PATH"_s);
     const QCommandLineOption noCache(u"no-cache"_s, u"Neither read nor write the result cache."_s);
     const QCommandLineOption threadsOption(u"threads"_s, u"Points run at once (default 0: all cores)."_s, u"N"_s);
-    parser.addOptions({ vary, preset, csv, cache, noCache, threadsOption });
+    const QCommandLineOption shardOption(u"shard"_s,
+        u"Run only the points whose index in the sweep's order (the first axis slowest) is K modulo N, e.g. "
+        "--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with its own --cache; the CSV lists those points."_s,
+        u"K/N"_s);
+    parser.addOptions({ vary, preset, csv, cache, noCache, threadsOption, shardOption });
     const ParityCliOptions parityOptions;
     parityOptions.addTo(parser);
     int exitCode = 0;
@@ -119,6 +123,14 @@ int runSweep(const QStringList& args, Io io)
         if (!ok || threads < 0)
             problems << u"--threads: '%1' is not an integer ≥ 0"_s.arg(parser.value(threadsOption));
     }
+    run::SweepShard shard;
+    if (parser.isSet(shardOption)) {
+        std::string error;
+        if (const auto parsed = run::parseSweepShard(parser.value(shardOption).toStdString(), error))
+            shard = *parsed;
+        else
+            problems << QString::fromStdString(error);
+    }
     run::RunRequest request = runOptions.read(parser, problems);
     request.modelPath = positional.first().toStdString();
     const bool parity = parityOptions.requested(parser, problems);
@@ -144,13 +156,17 @@ int runSweep(const QStringList& args, Io io)
     const auto start = std::chrono::steady_clock::now();
     NullRunControl control;
     const run::SweepResult result
-        = run::runSweep(request, axes, resultStore.get(), control, threads, {}, parity ? &parityRead : nullptr);
+        = run::runSweep(request, axes, resultStore.get(), control, threads, {}, parity ? &parityRead : nullptr, shard);
     const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     int fromCache = 0;
     int failed = 0;
+    int ran = 0;
     QString firstError;
     for (const run::SweepPoint& point : result.points) {
+        if (!point.done)
+            continue; // another shard's
+        ++ran;
         fromCache += point.fromCache ? 1 : 0;
         if (point.error.empty())
             continue;
@@ -165,14 +181,16 @@ int runSweep(const QStringList& args, Io io)
     else if (!writeFile(parser.value(csv), text, command, io))
         return int(ExitCode::BadInput);
     QTextStream& summary = toStdout ? io.err : io.out;
-    summary << "sweep: " << result.points.size() << " points × " << result.designs.size() << " designs, " << fromCache
+    if (shard.count > 1)
+        summary << "sweep: shard " << shard.index << "/" << shard.count << ": " << ran << " of " << result.points.size()
+                << " points\n";
+    summary << "sweep: " << ran << " points × " << result.designs.size() << " designs, " << fromCache
             << " from the cache, " << failed << " failed; " << numberText(wallSeconds, 3) << " s wall"
             << (cachePath.isEmpty() ? u" (no cache)"_s : u"; cache "_s + cachePath) << "\n";
     if (failed > 0)
-        io.err << command << ": " << failed << " of " << result.points.size() << " points failed; first: " << firstError
-               << "\n";
+        io.err << command << ": " << failed << " of " << ran << " points failed; first: " << firstError << "\n";
     // Like elk run: a model that fits no variant (or variants that are no valid chip) is bad input.
-    if (!result.points.empty() && failed == int(result.points.size()))
+    if (ran > 0 && failed == ran)
         return int(ExitCode::BadInput);
     return int(ExitCode::Ok);
 }

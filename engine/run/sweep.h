@@ -6,6 +6,7 @@
 #include "engine/run/run_spec.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,11 +67,22 @@ const std::vector<SweepPreset>& sweepPresets();
 /// together follow an axis unless an override or axis names them: a 2D mesh gets the most square
 /// width × height = coresPerChip, an all-to-all chip with edge HBM controllers gets "spread".
 /// Progress: control.progress(pointsDone, points, "sweep").
+/// One part of a sweep split across processes (Slurm array tasks, MPI ranks): the points whose index in
+/// the canonical order (row-major, the first axis slowest) is ≡ index (mod count). The others stay
+/// not done, so the CSV of a shard lists its points only; merged caches serve the whole grid.
+struct SweepShard {
+    int index = 0;
+    int count = 1;
+    bool contains(std::size_t point) const { return count <= 1 || int(point % std::size_t(count)) == index; }
+};
+/// "K/N" with 0 ≤ K < N; nothing (and `error` set) otherwise.
+std::optional<SweepShard> parseSweepShard(std::string_view text, std::string& error);
+
 /// `parity`: every point runs in artifact parity instead (runArtifactParity through the store's parity
 /// table; the latencies are its analytic ones).
 SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes, store::ResultStore* store,
     RunControl& control, int threads = 0, const std::function<void(const SweepResult&, int pointIndex)>& onPoint = {},
-    const ParityOptions* parity = nullptr);
+    const ParityOptions* parity = nullptr, SweepShard shard = {});
 
 /// CSV: one row per point and design: axis columns, design, latency_ms, from_cache, error.
 std::string sweepCsv(const SweepResult& result);

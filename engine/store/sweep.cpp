@@ -338,7 +338,7 @@ int SweepResult::doneCount() const
 
 SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes, store::ResultStore* store,
     RunControl& control, int threads, const std::function<void(const SweepResult&, int pointIndex)>& onPoint,
-    const ParityOptions* parity)
+    const ParityOptions* parity, SweepShard shard)
 {
     SweepResult result;
     result.axes = axes;
@@ -380,11 +380,44 @@ SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
         if (onPoint)
             onPoint(result, int(p));
     };
+    // A shard runs its own points only (the others keep done == false).
+    std::vector<std::size_t> mine;
+    for (std::size_t p = 0; p < total; ++p) {
+        if (shard.contains(p))
+            mine.push_back(p);
+    }
+    std::vector<RunSpecResult> shardSpecs;
+    if (mine.size() != total) {
+        for (std::size_t p : mine)
+            shardSpecs.push_back(std::move(specs[p]));
+    }
+    const std::vector<RunSpecResult>& run = mine.size() == total ? specs : shardSpecs;
+    auto finishMine = [&](std::size_t i, store::PointOutcome&& outcome) { finish(mine[i], std::move(outcome)); };
     if (parity != nullptr)
-        runParityPoints(specs, *parity, store, control, threads, finish);
+        runParityPoints(run, *parity, store, control, threads, finishMine);
     else
-        store::runPoints(specs, store, control, threads, true, "sweep", finish);
+        store::runPoints(run, store, control, threads, true, "sweep", finishMine);
     return result;
+}
+
+std::optional<SweepShard> parseSweepShard(std::string_view text, std::string& error)
+{
+    const std::size_t slash = text.find('/');
+    int index = -1, count = 0;
+    const auto parse = [](std::string_view part, int& value) {
+        part = trimmed(part);
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+        return !part.empty() && ec == std::errc() && end == part.data() + part.size();
+    };
+    if (slash == std::string_view::npos || !parse(text.substr(0, slash), index) || !parse(text.substr(slash + 1), count)) {
+        error = "--shard " + std::string(text) + ": expected K/N (e.g. 0/3: the first of three shards)";
+        return std::nullopt;
+    }
+    if (count < 1 || index < 0 || index >= count) {
+        error = "--shard " + std::string(text) + ": K must be 0 … N−1 and N at least 1";
+        return std::nullopt;
+    }
+    return SweepShard { index, count };
 }
 
 std::string sweepCsv(const SweepResult& result)
