@@ -133,6 +133,9 @@ Commands:
                                    the Elk paper's figures: CSV of every raw number, the
                                    headline ratios next to the paper's, PDF/SVG/PNG figures;
                                    ablation: the artifact's quirks switched off in turn
+  cache merge A.sqlite B.sqlite ... --into C.sqlite
+                                   one result cache from several (sweep shards, ranks);
+                                   a key with differing results is an error naming it
   figure KIND (--run-spec FILE | MODEL --chip C) --out FILE.pdf|svg|png
       [--view-design NAME] [--op NAME|STEP] [--style column|wide|slide] [--vary ...]
                                    render one of elk-studio's figures headless: designs,
@@ -184,6 +187,8 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runValidate(rest, io);
         if (first == u"reproduce"_s)
             return cli::runReproduce(rest, io);
+        if (first == u"cache"_s)
+            return cli::runCache(rest, io);
         if (first == u"figure"_s) {
             // Handled in main() when elk is built with the GUI libraries (it needs a QApplication).
             io.err << "elk figure: this elk was built without the GUI libraries (ELK_BUILD_GUI=OFF); "

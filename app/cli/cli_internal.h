@@ -37,6 +37,7 @@ int runRun(const QStringList& args, Io io);
 int runSweep(const QStringList& args, Io io);
 int runHlo(const QStringList& args, Io io);
 int runValidate(const QStringList& args, Io io);
+int runCache(const QStringList& args, Io io);
 
 /// One line: name, chips × cores, SRAM per core, clock, interconnect, HBM bandwidth and capacity.
 QString chipSummary(const chip::ChipSpec& spec);

@@ -33,6 +33,13 @@ struct RunRecordInfo {
 
 struct OpenResult;
 
+/// What ResultStore::mergeFrom copied (rows new to the target), or why it copied nothing.
+struct MergeReport {
+    std::int64_t runs = 0, partitions = 0, regions = 0, parityRuns = 0;
+    std::string error;
+    bool ok() const { return error.empty(); }
+};
+
 /// Key of a compute region's estimate (hlo-design §6): the hardware the estimator sees, the
 /// estimator and its version, and the region's content hash.
 struct RegionCacheKey {
@@ -107,6 +114,12 @@ public:
     /// everything they depend on; an engine version change misses. The payload is JSON text.
     std::optional<std::string> loadParityRun(const std::string& keyJson);
     bool saveParityRun(const std::string& keyJson, const std::string& payloadJson, std::string* error = nullptr);
+
+    /// Copies the rows of another result cache of this schema (sweep shards, MPI ranks) into this one,
+    /// in one transaction: rows keyed alike are kept once, a detailed run replaces a summary of the
+    /// same spec; a key whose deterministic content differs is an error naming it, and nothing is
+    /// copied. Safe while nothing else writes this cache.
+    MergeReport mergeFrom(const std::string& sourcePath);
 
     std::int64_t runCount();
     std::int64_t partitionCount();

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sqlite3.h>
+
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
@@ -28,11 +30,13 @@ class TestCliSweep : public QObject {
 private:
     QTemporaryDir m_dir;
 
-    CliResult runElk(const QStringList& args)
+    CliResult runElk(const QStringList& args) { return runCommand(QStringList { u"sweep"_s } + args); }
+
+    CliResult runCommand(const QStringList& args)
     {
         QProcess process;
         process.setWorkingDirectory(m_dir.path());
-        process.start(qEnvironmentVariable("ELK_CLI"), QStringList { u"sweep"_s } + args);
+        process.start(qEnvironmentVariable("ELK_CLI"), args);
         CliResult result;
         if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
             return result;
@@ -183,6 +187,65 @@ private slots:
             u"hbm.bandwidthGBpsPerStack=300"_s, u"--design"_s, u"basic"_s, u"--csv"_s, u"one.csv"_s });
         QCOMPARE(result.exitCode, 0);
         QVERIFY(QFile::exists(m_dir.filePath(u"default-cache/results.sqlite"_s)));
+    }
+
+    /// Issue 19: three shards, each with its own cache, merged into one: the sweep's CSV from the merged
+    /// cache is byte-identical to a single process's (both served from their cache).
+    void shardsMergeToTheSingleProcessResult()
+    {
+        const QStringList sweep { kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s,
+            u"hbm.bandwidthGBpsPerStack=250:1000:125"_s, u"--design"_s, u"basic,elk-dyn"_s };
+        int shardRows = 0;
+        for (int k = 0; k < 3; ++k) {
+            const CliResult shard = runElk(sweep
+                + QStringList { u"--shard"_s, u"%1/3"_s.arg(k), u"--cache"_s, u"shard%1.sqlite"_s.arg(k), u"--csv"_s,
+                      u"shard%1.csv"_s.arg(k) });
+            QVERIFY2(shard.exitCode == 0, qPrintable(shard.err));
+            QVERIFY2(shard.out.contains(u"shard %1/3:"_s.arg(k)), qPrintable(shard.out));
+            shardRows += int(fileLines(u"shard%1.csv"_s.arg(k)).size()) - 1;
+        }
+        QCOMPARE(shardRows, 7 * 2); // every point in exactly one shard
+        const CliResult merge = runCommand({ u"cache"_s, u"merge"_s, u"shard0.sqlite"_s, u"shard1.sqlite"_s,
+            u"shard2.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
+        QVERIFY2(merge.exitCode == 0, qPrintable(merge.err));
+        QVERIFY2(merge.out.contains(u"merged.sqlite: 7 runs"_s), qPrintable(merge.out));
+        const CliResult fromMerged = runElk(sweep + QStringList { u"--cache"_s, u"merged.sqlite"_s, u"--csv"_s, u"merged.csv"_s });
+        QVERIFY2(fromMerged.out.contains(u"7 from the cache"_s), qPrintable(fromMerged.out));
+        for (int pass = 0; pass < 2; ++pass) { // the second pass is served from the cache, as the merged one
+            const CliResult single = runElk(sweep + QStringList { u"--cache"_s, u"single.sqlite"_s, u"--csv"_s, u"single.csv"_s });
+            QCOMPARE(single.exitCode, 0);
+        }
+        QCOMPARE(fileLines(u"merged.csv"_s), fileLines(u"single.csv"_s));
+        // Merging again adds nothing; a file that is no cache, or the target itself, is refused.
+        const CliResult again = runCommand({ u"cache"_s, u"merge"_s, u"shard0.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
+        QVERIFY2(again.out.contains(u"shard0.sqlite: 0 runs, 0 partition tables"_s), qPrintable(again.out));
+        const CliResult notCache = runCommand({ u"cache"_s, u"merge"_s, u"shard0.csv"_s, u"--into"_s, u"merged.sqlite"_s });
+        QCOMPARE(notCache.exitCode, 2);
+        QVERIFY2(notCache.err.contains(u"shard0.csv: "_s), qPrintable(notCache.err));
+        const CliResult itself = runCommand({ u"cache"_s, u"merge"_s, u"merged.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
+        QCOMPARE(itself.exitCode, 2);
+        const CliResult badShard = runElk(sweep + QStringList { u"--shard"_s, u"3/3"_s, u"--csv"_s, u"x.csv"_s });
+        QCOMPARE(badShard.exitCode, 2);
+        QVERIFY2(badShard.err.contains(u"--shard 3/3"_s), qPrintable(badShard.err));
+    }
+
+    /// A key whose result differs between two caches is an error naming it, and nothing is copied.
+    void mergeRefusesDifferingResults()
+    {
+        const QStringList sweep { kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s, u"hbm.bandwidthGBpsPerStack=250,500"_s,
+            u"--design"_s, u"basic"_s, u"--csv"_s, u"d.csv"_s };
+        QCOMPARE(runElk(sweep + QStringList { u"--cache"_s, u"a.sqlite"_s }).exitCode, 0);
+        QCOMPARE(runElk(sweep + QStringList { u"--cache"_s, u"b.sqlite"_s }).exitCode, 0);
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(m_dir.filePath(u"b.sqlite"_s).toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "UPDATE runs SET latency_ms = zeroblob(8)", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        const CliResult first = runCommand({ u"cache"_s, u"merge"_s, u"a.sqlite"_s, u"--into"_s, u"c.sqlite"_s });
+        QCOMPARE(first.exitCode, 0);
+        const CliResult conflict = runCommand({ u"cache"_s, u"merge"_s, u"b.sqlite"_s, u"--into"_s, u"c.sqlite"_s });
+        QCOMPARE(conflict.exitCode, 2);
+        QVERIFY2(conflict.err.contains(u"b.sqlite: run "_s) && conflict.err.contains(u"differs"_s), qPrintable(conflict.err));
+        QVERIFY2(conflict.out.contains(u"c.sqlite: 2 runs"_s), qPrintable(conflict.out));
     }
 };
 

@@ -1,0 +1,147 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// elk cache merge: the rows of other caches (sweep shards, MPI ranks, other machines) into this one.
+#include "engine/store/result_store.h"
+#include "engine/store/sqlite_statement.h"
+
+#include <filesystem>
+
+namespace elk::store {
+
+namespace {
+
+    constexpr std::int64_t kApplicationId = 0x454C4B53; // "ELKS", as result_store.cpp writes it
+
+    std::int64_t pragmaInteger(sqlite3* db, const char* sql)
+    {
+        detail::Statement statement(db, sql);
+        return statement.step() == SQLITE_ROW ? statement.integer(0) : -1;
+    }
+
+    /// Whether `source` is a result cache of this schema; why not, otherwise.
+    std::string checkSource(const std::string& source)
+    {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(source, ec))
+            return source + ": no such cache file";
+        sqlite3* db = nullptr;
+        const int rc = sqlite3_open_v2(source.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+        std::string why;
+        if (rc != SQLITE_OK) {
+            why = source + ": cannot open: " + sqlite3_errstr(rc);
+        } else {
+            const std::int64_t application = pragmaInteger(db, "PRAGMA application_id");
+            const std::int64_t version = pragmaInteger(db, "PRAGMA user_version");
+            if (application != kApplicationId)
+                why = source + ": not an Elk Studio result cache (application id " + std::to_string(application) + ")";
+            else if (version != ResultStore::kSchemaVersion)
+                why = source + ": cache schema version " + std::to_string(version) + ", this elk writes version "
+                    + std::to_string(ResultStore::kSchemaVersion) + " (re-run the sweep with this elk)";
+        }
+        sqlite3_close(db);
+        return why;
+    }
+
+    bool hasTable(sqlite3* db, const char* schema, const char* table)
+    {
+        detail::Statement statement(
+            db, (std::string("SELECT 1 FROM ") + schema + ".sqlite_master WHERE type = 'table' AND name = ?1").c_str());
+        statement.bind(1, std::string(table));
+        return statement.step() == SQLITE_ROW;
+    }
+
+    /// The first key of `table` whose deterministic content differs between src and main, or "".
+    std::string firstConflict(sqlite3* db, const std::string& sql)
+    {
+        detail::Statement statement(db, sql.c_str());
+        return statement.step() == SQLITE_ROW ? statement.text(0) : std::string();
+    }
+
+    struct TableMerge {
+        const char* table;
+        const char* key; ///< what a conflict names
+        std::string conflictSql; ///< a key present in both whose content differs
+        std::string insertSql; ///< rows main lacks (or a detailed run over a summary)
+    };
+
+} // namespace
+
+MergeReport ResultStore::mergeFrom(const std::string& sourcePath)
+{
+    MergeReport report;
+    if (std::string why = checkSource(sourcePath); !why.empty()) {
+        report.error = why;
+        return report;
+    }
+    std::error_code ec;
+    if (std::filesystem::equivalent(sourcePath, m_path, ec)) {
+        report.error = sourcePath + ": is the cache merged into";
+        return report;
+    }
+    const std::lock_guard lock(m_mutex);
+    {
+        detail::Statement attach(m_db, "ATTACH DATABASE ?1 AS src");
+        attach.bind(1, sourcePath);
+        if (const int rc = attach.step(); rc != SQLITE_DONE) {
+            report.error = sourcePath + ": cannot attach: " + sqlite3_errmsg(m_db);
+            return report;
+        }
+    }
+    // Runs and searches are deterministic, so a key found twice must hold the same result. Wall times
+    // inside payloads differ between processes: runs are compared by spec and latencies, the rest by
+    // payload (which holds no time).
+    const TableMerge tables[] = {
+        { "runs", "run",
+            "SELECT s.spec_hash FROM src.runs s JOIN main.runs m ON m.spec_hash = s.spec_hash "
+            "WHERE s.spec_json != m.spec_json OR s.designs != m.designs OR s.latency_ms != m.latency_ms LIMIT 1",
+            "INSERT OR REPLACE INTO main.runs SELECT s.* FROM src.runs s LEFT JOIN main.runs m ON m.spec_hash = "
+            "s.spec_hash WHERE m.spec_hash IS NULL OR (s.has_detail = 1 AND m.has_detail = 0)" },
+        { "partitions", "partition table",
+            "SELECT s.partition_key FROM src.partitions s JOIN main.partitions m ON m.partition_key = s.partition_key "
+            "WHERE s.payload != m.payload LIMIT 1",
+            "INSERT OR IGNORE INTO main.partitions SELECT * FROM src.partitions" },
+        { "hlo_regions", "StableHLO region",
+            "SELECT s.region_hash FROM src.hlo_regions s JOIN main.hlo_regions m USING (hardware_hash, estimator, "
+            "estimator_version, region_hash, engine_version) WHERE s.seconds != m.seconds OR s.breakdown != m.breakdown "
+            "LIMIT 1",
+            "INSERT OR IGNORE INTO main.hlo_regions SELECT * FROM src.hlo_regions" },
+        { "parity_runs", "parity run",
+            "SELECT s.key_hash FROM src.parity_runs s JOIN main.parity_runs m ON m.key_hash = s.key_hash AND "
+            "m.engine_version = s.engine_version WHERE s.payload != m.payload OR s.key_json != m.key_json LIMIT 1",
+            "INSERT OR IGNORE INTO main.parity_runs SELECT * FROM src.parity_runs" },
+    };
+    std::int64_t* counts[] = { &report.runs, &report.partitions, &report.regions, &report.parityRuns };
+    std::string error;
+    const bool written = writeTransaction(
+        "merge",
+        [&](sqlite3* db) {
+            for (std::size_t t = 0; t < std::size(tables); ++t) {
+                const TableMerge& merge = tables[t];
+                if (!hasTable(db, "src", merge.table))
+                    continue; // an older file without that (additive) table
+                if (const std::string key = firstConflict(db, merge.conflictSql); !key.empty()) {
+                    report.error = sourcePath + ": " + merge.key + " " + key + " differs from the one in " + m_path
+                        + " (results are deterministic: one of the two files was written by another engine "
+                          "version or was changed)";
+                    return SQLITE_CONSTRAINT;
+                }
+                detail::Statement insert(db, merge.insertSql.c_str());
+                if (const int rc = insert.step(); rc != SQLITE_DONE)
+                    return rc;
+                *counts[t] = sqlite3_changes64(db);
+            }
+            return SQLITE_DONE;
+        },
+        &error);
+    {
+        detail::Statement detach(m_db, "DETACH DATABASE src");
+        detach.step();
+    }
+    if (!written && report.error.empty())
+        report.error = error;
+    if (!report.error.empty())
+        report.runs = report.partitions = report.regions = report.parityRuns = 0;
+    return report;
+}
+
+} // namespace elk::store
