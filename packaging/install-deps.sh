@@ -21,6 +21,8 @@ packages=(
     libprotobuf-dev protobuf-compiler libonnx-dev
     # test data: 1,072 small ONNX models for importer tests
     libonnx-testdata
+    # sweeps over MPI ranks (elk sweep --mpi; optional component, on when found)
+    openmpi-bin libopenmpi-dev
     # running the GUI headless and looking at it
     xvfb xauth imagemagick fonts-dejavu-core
 )

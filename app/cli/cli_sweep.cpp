@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk sweep MODEL --chip PRESET|FILE --vary field=start:stop:step [--vary ...] [--preset NAME]
 //           [run options as for elk run] [--parity artifact [parity options]] --csv OUT|-
-//           [--cache PATH | --no-cache] [--threads N] [--shard K/N]
+//           [--cache PATH | --no-cache] [--threads N] [--shard K/N | --mpi]
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -14,6 +14,7 @@
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
 #include "app/cli/cli_parity.h"
+#include "app/cli/cli_sweep_mpi.h"
 #include "app/cli/cli_run_request.h"
 #include "engine/run/sweep.h"
 #include "engine/store/result_store.h"
@@ -74,7 +75,11 @@ int runSweep(const QStringList& args, Io io)
         u"Run only the points whose index in the sweep's order (the first axis slowest) is K modulo N, e.g. "
         "--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with its own --cache; the CSV lists those points."_s,
         u"K/N"_s);
-    parser.addOptions({ vary, preset, csv, cache, noCache, threadsOption, shardOption });
+    const QCommandLineOption mpiOption(u"mpi"_s,
+        u"Under mpirun: the ranks split the points as --shard RANK/SIZE does, each with its own cache file "
+        "(CACHE.rankR); rank 0 gathers every point, writes the CSV and merges the rank caches into the cache."_s
+            + (mpiAvailable() ? QString() : u" Not in this build (built without MPI)."_s));
+    parser.addOptions({ vary, preset, csv, cache, noCache, threadsOption, shardOption, mpiOption });
     const ParityCliOptions parityOptions;
     parityOptions.addTo(parser);
     int exitCode = 0;
@@ -131,6 +136,25 @@ int runSweep(const QStringList& args, Io io)
         else
             problems << QString::fromStdString(error);
     }
+    MpiRanks ranks;
+    const bool mpi = parser.isSet(mpiOption);
+    if (mpi && parser.isSet(shardOption))
+        problems << u"--mpi and --shard exclude each other (the ranks are the shards)"_s;
+    if (mpi && problems.isEmpty()) {
+        QString error;
+        if (!mpiStart(ranks, error))
+            problems << u"--mpi: "_s + error;
+        shard = { ranks.rank, ranks.size };
+    }
+    // Every way out of a started MPI finalises it (mpiFinish is idempotent).
+    struct MpiFinally {
+        bool started;
+        ~MpiFinally()
+        {
+            if (started)
+                mpiFinish();
+        }
+    } mpiFinally { mpi && ranks.size >= 1 && problems.isEmpty() };
     run::RunRequest request = runOptions.read(parser, problems);
     request.modelPath = positional.first().toStdString();
     const bool parity = parityOptions.requested(parser, problems);
@@ -149,14 +173,50 @@ int runSweep(const QStringList& args, Io io)
     if (request.designs.empty())
         request.designs = base.spec.designs;
 
+    // Under MPI every rank writes a cache of its own (no two processes on one file across nodes);
+    // rank 0 merges them into the cache once all points are in.
     QString cachePath;
-    const std::unique_ptr<store::ResultStore> resultStore
-        = openCache(parser.isSet(noCache), parser.value(cache), command, io, &cachePath);
+    const QString targetCache = parser.isSet(noCache) ? QString()
+        : parser.isSet(cache)                         ? parser.value(cache)
+                                                      : QString::fromStdString(store::ResultStore::defaultPath());
+    const QString rankCache = mpi && !targetCache.isEmpty() ? targetCache + u".rank%1"_s.arg(ranks.rank) : QString();
+    std::unique_ptr<store::ResultStore> resultStore
+        = openCache(parser.isSet(noCache), mpi ? rankCache : parser.value(cache), command, io, &cachePath);
 
     const auto start = std::chrono::steady_clock::now();
     NullRunControl control;
-    const run::SweepResult result
+    run::SweepResult result
         = run::runSweep(request, axes, resultStore.get(), control, threads, {}, parity ? &parityRead : nullptr, shard);
+    if (mpi) {
+        resultStore.reset(); // closed before rank 0 reads it
+        mpiGatherPoints(ranks, result);
+        if (ranks.rank != 0) {
+            mpiFinish();
+            return int(ExitCode::Ok);
+        }
+        shard = {};
+        cachePath.clear();
+        if (!targetCache.isEmpty()) {
+            const store::OpenResult target = store::ResultStore::open(targetCache.toStdString());
+            if (target.store) {
+                cachePath = targetCache;
+                for (int r = 0; r < ranks.size; ++r) {
+                    const QString part = targetCache + u".rank%1"_s.arg(r);
+                    const store::MergeReport merged = target.store->mergeFrom(part.toStdString());
+                    if (merged.ok()) {
+                        for (const char* suffix : { "", "-wal", "-shm" })
+                            QFile::remove(part + QLatin1String(suffix));
+                    } else {
+                        io.err << command << ": rank " << r << "'s cache kept at " << part << ": "
+                               << QString::fromStdString(merged.error) << "\n";
+                    }
+                }
+            } else {
+                io.err << command << ": " << QString::fromStdString(target.error) << "\n";
+            }
+        }
+        mpiFinish();
+    }
     const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     int fromCache = 0;
