@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elk cache merge A.sqlite B.sqlite … --into C.sqlite
+// elk cache stats [--cache PATH]
 #include <QCommandLineParser>
 #include <QTextStream>
 
@@ -12,14 +13,57 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace elk::app::cli {
 
+namespace {
+
+    QString mebibytes(std::int64_t bytes)
+    {
+        return QString::number(double(bytes) / double(1 << 20), 'f', 1) + u" MiB"_s;
+    }
+
+    int runStats(const QStringList& args, Io io)
+    {
+        const QString command = args.value(0);
+        QCommandLineParser parser;
+        parser.setApplicationDescription(
+            u"What a result cache holds: its size, and per kind of row how many, their bytes, the largest and the "
+            "oldest."_s);
+        const QCommandLineOption cache(u"cache"_s, u"The cache file (default: the user cache)."_s, u"PATH"_s);
+        parser.addOption(cache);
+        int exitCode = 0;
+        if (!parseOrExplain(parser, args, command, io, exitCode))
+            return exitCode;
+        const std::string path = parser.isSet(cache) ? parser.value(cache).toStdString() : store::ResultStore::defaultPath();
+        const store::OpenResult opened = store::ResultStore::open(path);
+        if (!opened.store) {
+            io.err << command << ": " << QString::fromStdString(opened.error) << "\n";
+            return int(ExitCode::BadInput);
+        }
+        const store::CacheStats stats = opened.store->stats();
+        io.out << QString::fromStdString(path) << ": " << mebibytes(stats.fileBytes) << "\n";
+        for (const store::CacheStats::Kind& kind : stats.kinds) {
+            io.out << u"  %1 %2 rows, %3"_s.arg(QString::fromStdString(kind.name) + u":"_s, -20).arg(kind.rows, 6).arg(mebibytes(kind.payloadBytes), 10);
+            if (kind.rows > 0) {
+                io.out << u", largest %1"_s.arg(mebibytes(kind.largestBytes));
+                if (!kind.oldestUtc.empty())
+                    io.out << u", oldest "_s << QString::fromStdString(kind.oldestUtc);
+            }
+            io.out << "\n";
+        }
+        return int(ExitCode::Ok);
+    }
+
+} // namespace
+
 int runCache(const QStringList& args, Io io)
 {
     const QString command = args.value(0);
     const QString action = args.value(1);
+    if (action == u"stats"_s)
+        return runStats(QStringList { command + u" stats"_s } + args.mid(2), io);
     if (action != u"merge"_s) {
         return usageError(command,
-            action.isEmpty() ? u"no action given: elk cache merge A.sqlite B.sqlite … --into C.sqlite"_s
-                             : u"unknown action '%1' (the one there is: merge)"_s.arg(action),
+            action.isEmpty() ? u"no action given: elk cache merge A.sqlite B.sqlite … --into C.sqlite, or elk cache stats"_s
+                             : u"unknown action '%1' (there are: merge, stats)"_s.arg(action),
             io);
     }
     const QString mergeCommand = command + u" merge"_s;

@@ -144,4 +144,45 @@ MergeReport ResultStore::mergeFrom(const std::string& sourcePath)
     return report;
 }
 
+CacheStats ResultStore::stats()
+{
+    CacheStats stats;
+    std::error_code ec;
+    for (const char* suffix : { "", "-wal" }) {
+        const auto bytes = std::filesystem::file_size(m_path + suffix, ec);
+        stats.fileBytes += ec ? 0 : std::int64_t(bytes);
+    }
+    const std::lock_guard lock(m_mutex);
+    struct Query {
+        const char* name;
+        const char* table;
+        const char* sql;
+    };
+    const Query queries[] = {
+        { "runs (with detail)", "runs",
+            "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(length(payload)), 0), "
+            "coalesce(min(created_utc), '') FROM runs WHERE has_detail = 1" },
+        { "runs (summaries)", "runs",
+            "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(length(payload)), 0), "
+            "coalesce(min(created_utc), '') FROM runs WHERE has_detail = 0" },
+        { "partition tables", "partitions",
+            "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(length(payload)), 0), "
+            "coalesce(min(created_utc), '') FROM partitions" },
+        { "StableHLO regions", "hlo_regions",
+            "SELECT count(*), coalesce(sum(length(breakdown)), 0), coalesce(max(length(breakdown)), 0), '' FROM hlo_regions" },
+        { "parity runs", "parity_runs",
+            "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(length(payload)), 0), "
+            "coalesce(min(created_utc), '') FROM parity_runs" },
+    };
+    for (const Query& query : queries) {
+        if (!hasTable(m_db, "main", query.table))
+            continue;
+        detail::Statement statement(m_db, query.sql);
+        if (statement.step() != SQLITE_ROW)
+            continue;
+        stats.kinds.push_back({ query.name, statement.integer(0), statement.integer(1), statement.integer(2), statement.text(3) });
+    }
+    return stats;
+}
+
 } // namespace elk::store

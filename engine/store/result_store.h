@@ -33,6 +33,20 @@ struct RunRecordInfo {
 
 struct OpenResult;
 
+/// What a cache holds (elk cache stats): its size and, per kind of row, how many, the oldest and the
+/// largest.
+struct CacheStats {
+    std::int64_t fileBytes = 0; ///< the database file with its write-ahead log
+    struct Kind {
+        std::string name; ///< "runs (with detail)", "runs (summaries)", "partition tables", …
+        std::int64_t rows = 0;
+        std::int64_t payloadBytes = 0;
+        std::int64_t largestBytes = 0;
+        std::string oldestUtc; ///< "" when the kind keeps no time or has no rows
+    };
+    std::vector<Kind> kinds;
+};
+
 /// What ResultStore::mergeFrom copied (rows new to the target), or why it copied nothing.
 struct MergeReport {
     std::int64_t runs = 0, partitions = 0, regions = 0, parityRuns = 0;
@@ -120,6 +134,7 @@ public:
     /// same spec; a key whose deterministic content differs is an error naming it, and nothing is
     /// copied. Safe while nothing else writes this cache.
     MergeReport mergeFrom(const std::string& sourcePath);
+    CacheStats stats();
 
     std::int64_t runCount();
     std::int64_t partitionCount();

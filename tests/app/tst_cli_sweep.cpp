@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -216,6 +217,10 @@ private slots:
             QCOMPARE(single.exitCode, 0);
         }
         QCOMPARE(fileLines(u"merged.csv"_s), fileLines(u"single.csv"_s));
+        const CliResult stats = runCommand({ u"cache"_s, u"stats"_s, u"--cache"_s, u"merged.sqlite"_s });
+        QCOMPARE(stats.exitCode, 0);
+        QVERIFY2(stats.out.contains(QRegularExpression(u"runs \\(summaries\\): +7 rows"_s)), qPrintable(stats.out));
+        QVERIFY2(stats.out.contains(QRegularExpression(u"partition tables: +1 rows"_s)), qPrintable(stats.out));
         // Merging again adds nothing; a file that is no cache, or the target itself, is refused.
         const CliResult again = runCommand({ u"cache"_s, u"merge"_s, u"shard0.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
         QVERIFY2(again.out.contains(u"shard0.sqlite: 0 runs, 0 partition tables"_s), qPrintable(again.out));
