@@ -173,11 +173,19 @@ CREATE TABLE IF NOT EXISTS partitions(
     Inspection inspect(sqlite3* db)
     {
         int rc = SQLITE_OK;
+        // One read transaction: another process creating the cache commits its schema and application
+        // id together, and reads in separate transactions could see the id before and the tables after
+        // that commit ("another application's database", moved aside; 1 in ~20 racing opens did).
+        const bool ownTransaction = sqlite3_get_autocommit(db) != 0;
+        if (ownTransaction)
+            rc = exec(db, "BEGIN");
         const std::int64_t appId = queryInteger(db, "PRAGMA application_id", rc);
         const std::int64_t version = queryInteger(db, "PRAGMA user_version", rc);
         const std::int64_t objects = queryInteger(db, "SELECT count(*) FROM sqlite_master", rc);
         const std::int64_t ourTables = queryInteger(db,
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'runs', 'partitions')", rc);
+        if (ownTransaction)
+            exec(db, "COMMIT");
         Inspection seen;
         seen.version = version;
         if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
