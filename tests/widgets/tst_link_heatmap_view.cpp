@@ -185,12 +185,29 @@ private slots:
         const int link = busyLinkAndBin(sim).first;
         QVERIFY(link >= 0);
         QCOMPARE(view.timePlot()->graph(0)->dataCount(), 0);
+        // Nothing picked on an all-to-all chip: every core's ingress port × time (what varies there).
+        auto coreMap = [&view]() -> QCPColorMap* {
+            for (int i = 0; i < view.timePlot()->plottableCount(); ++i) {
+                if (auto* map = qobject_cast<QCPColorMap*>(view.timePlot()->plottable(i)))
+                    return map;
+            }
+            return nullptr;
+        };
+        if (Fabric(fabric) == Fabric::AllToAll) {
+            QVERIFY(coreMap() != nullptr);
+            QCOMPARE(coreMap()->data()->keySize(), int(sim.linkUtilizationBins.size()));
+            QCOMPARE(std::int64_t(coreMap()->data()->valueSize()), run->spec.chip.totalCores());
+            QCOMPARE(view.timePlot()->yAxis->label(), QStringLiteral("core"));
+        } else {
+            QVERIFY(coreMap() == nullptr); // a mesh's map already shows what varies
+        }
         QSignalSpy spy(&view, &LinkHeatmapView::linkSelected);
         QTest::mouseClick(view.plot(), Qt::LeftButton, {}, view.linkCenter(link).toPoint());
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.first().at(0).toInt(), link);
         QCOMPARE(view.selectedLink(), link);
         QCOMPARE(view.timePlot()->graph(0)->dataCount(), view.binCount() + 1);
+        QVERIFY(coreMap() == nullptr); // one link's line instead
         const std::vector<float> series = linkUtilizationOverTime(sim, link);
         double most = 0;
         for (const float value : series)

@@ -305,8 +305,22 @@ void LinkHeatmapView::refreshTimePlot()
     caption->position->setCoords(0.005, 0.02);
     caption->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     caption->setClipToAxisRect(true);
+    if (m_coreMap) {
+        m_timePlot->removePlottable(m_coreMap);
+        m_coreMap = nullptr;
+    }
+    m_timePlot->yAxis->setLabel(QStringLiteral("utilisation (%)"));
+    m_timePlot->yAxis->setRange(0, 105);
     if (!haveLink) {
-        caption->setText(QStringLiteral("click a link or core to plot its utilisation over time"));
+        // On an all-to-all chip every core's port does the same work in the map above; what varies is
+        // the load over time, so show every core's ingress port × time until a link is picked.
+        const bool allToAll = sim && m_run->spec.chip.interconnect.topology == chip::Topology::AllToAll;
+        if (allToAll && showCoreLoadOverTime(*sim)) {
+            caption->setText(QStringLiteral("every core's ingress port over time (click a core for one)"));
+            caption->setBrush(QColor(255, 255, 255, 210)); // readable over the map
+        } else {
+            caption->setText(QStringLiteral("click a link or core to plot its utilisation over time"));
+        }
         caption->setColor(QColor(0x60, 0x60, 0x60));
         m_timePlot->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -334,6 +348,40 @@ void LinkHeatmapView::refreshTimePlot()
         band->setBrush(QColor(0, 0, 0, 40));
     }
     m_timePlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool LinkHeatmapView::showCoreLoadOverTime(const sim::SimResult& sim)
+{
+    // Ingress ports by core id: the rows of the map.
+    std::vector<std::pair<int, std::size_t>> ports; // (core, position in binLinks)
+    for (std::size_t i = 0; i < sim.binLinks.size(); ++i) {
+        const sim::LinkInfo& link = sim.links[std::size_t(sim.binLinks[i])];
+        if (link.kind == sim::LinkKind::CoreIngress)
+            ports.emplace_back(link.core, i);
+    }
+    const int bins = int(sim.linkUtilizationBins.size());
+    if (ports.empty() || bins == 0 || sim.binCycles <= 0)
+        return false;
+    std::sort(ports.begin(), ports.end());
+    m_coreMap = new QCPColorMap(m_timePlot->xAxis, m_timePlot->yAxis);
+    m_coreMap->setName(QStringLiteral("core load over time"));
+    m_coreMap->data()->setSize(bins, int(ports.size()));
+    m_coreMap->data()->setRange(QCPRange(0.5 * sim.binCycles, (bins - 0.5) * sim.binCycles),
+        QCPRange(0, double(ports.size() - 1)));
+    for (int bin = 0; bin < bins; ++bin) {
+        const std::vector<float>& row = sim.linkUtilizationBins[std::size_t(bin)];
+        for (std::size_t r = 0; r < ports.size(); ++r) {
+            const std::size_t at = ports[r].second;
+            m_coreMap->data()->setCell(bin, int(r), at < row.size() ? double(row[at]) * 100 : 0.0);
+        }
+    }
+    m_coreMap->setGradient(utilizationGradient());
+    m_coreMap->setDataRange(QCPRange(0, 100));
+    m_coreMap->setInterpolate(false);
+    m_coreMap->setLayer(QStringLiteral("background"));
+    m_timePlot->yAxis->setLabel(QStringLiteral("core"));
+    m_timePlot->yAxis->setRange(-0.5, double(ports.size()) - 0.5);
+    return true;
 }
 
 void LinkHeatmapView::selectLink(int link)

@@ -11,6 +11,7 @@
 #include "widgets/plots/plot_view.h"
 #include "widgets/timeline/link_map.h"
 
+class QCPColorMap;
 class QCPColorScale;
 class QCPTextElement;
 class QLabel;
@@ -81,12 +82,15 @@ private:
     void rebuildMap();
     void refresh();
     void refreshTimePlot();
+    /// All-to-all chips: every core's ingress port × time in the time plot; false without bins.
+    bool showCoreLoadOverTime(const elk::sim::SimResult& sim);
     void fitMap();
     void advance();
     const sim::SimResult* simulation() const;
 
     LinkMapPlottable* m_map = nullptr;
     QCPColorScale* m_colourScale = nullptr;
+    QCPColorMap* m_coreMap = nullptr; ///< in m_timePlot while it shows the core × time load
     QCPTextElement* m_title = nullptr;
     QCustomPlot* m_timePlot = nullptr;
     QSlider* m_slider = nullptr;
