@@ -11,6 +11,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_reproduce.h"
+#include "engine/export/csv_export.h"
 #include "engine/store/reproduce.h"
 
 using namespace Qt::Literals::StringLiterals;
@@ -153,7 +154,7 @@ int runAblation(const store::ReproduceOptions& base, store::ResultStore* store, 
             for (double latency : r.latency)
                 csv += "," + num(latency, "%.6g");
             csv += "," + num(r.overBasic) + "," + num(r.overStatic) + "," + num(r.idealFraction) + ",";
-            csv += point.error.empty() ? "\n" : "\"" + point.error + "\"\n";
+            csv += exports::csvField(point.error) + "\n";
             const double values[3] = { r.overBasic, r.overStatic, r.idealFraction };
             for (int k = 0; k < 3; ++k) {
                 chart.panels[std::size_t(k)].series[p].y.push_back(values[k]);

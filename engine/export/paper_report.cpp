@@ -3,8 +3,11 @@
 // elk reproduce's tables: the CSV of every raw number and the headline ratios beside the paper's.
 #include "engine/export/paper_report.h"
 
+#include "engine/export/csv_export.h"
+
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -20,16 +23,6 @@ namespace {
         char text[40];
         std::snprintf(text, sizeof text, format, value);
         return text;
-    }
-
-    std::string csvCell(const std::string& text)
-    {
-        if (text.find_first_of(",\"\n\r") == std::string::npos)
-            return text;
-        std::string cell = "\"";
-        for (char c : text)
-            cell += c == '"' ? std::string("\"\"") : std::string(1, c);
-        return cell + "\"";
     }
 
     const run::PaperDesignResult* designOf(const run::PaperPointResult& point, const std::string& design)
@@ -60,6 +53,32 @@ namespace {
 
     std::string topologyOf(const run::PaperPoint& point) { return point.mesh ? "mesh" : "all-to-all"; }
 
+    int failedPoints(const std::vector<run::PaperPointResult>& points)
+    {
+        return int(std::count_if(points.begin(), points.end(), [](const auto& point) { return !point.error.empty(); }));
+    }
+
+    /// A published latency at one of the figure's points, with ours (null when that design failed).
+    struct PublishedLatency {
+        const PublishedValue* published = nullptr;
+        const run::PaperDesignResult* ours = nullptr;
+    };
+
+    std::vector<PublishedLatency> publishedLatencies(
+        const std::vector<run::PaperPointResult>& points, const PublishedValues& published)
+    {
+        std::map<std::string, const run::PaperPointResult*> byKey;
+        for (const run::PaperPointResult& point : points)
+            byKey.emplace(point.point.key(), &point);
+        std::vector<PublishedLatency> found;
+        for (const PublishedValue& value : published.values) {
+            const auto it = byKey.find(value.point);
+            if (!value.point.empty() && it != byKey.end() && value.metric == "latency_ms")
+                found.push_back({ &value, designOf(*it->second, value.design) });
+        }
+        return found;
+    }
+
 } // namespace
 
 std::string reproduceCsv(const std::string& figure, const std::vector<run::PaperPointResult>& points)
@@ -75,7 +94,7 @@ std::string reproduceCsv(const std::string& figure, const std::vector<run::Paper
             + number(p.computeScale, "%.12g") + ",";
         if (result.designs.empty()) {
             csv += prefix + ",,,,,,,,,";
-            csv += std::string(result.fromCache ? "1" : "0") + "," + csvCell(result.error) + "\n";
+            csv += std::string(result.fromCache ? "1" : "0") + "," + csvField(result.error) + "\n";
             continue;
         }
         for (const run::PaperDesignResult& d : result.designs) {
@@ -88,7 +107,7 @@ std::string reproduceCsv(const std::string& figure, const std::vector<run::Paper
                 csv += ",,,,,,,,";
             }
             const std::string& error = d.error.empty() ? result.error : d.error;
-            csv += std::string(result.fromCache ? "1" : "0") + "," + csvCell(error) + "\n";
+            csv += std::string(result.fromCache ? "1" : "0") + "," + csvField(error) + "\n";
         }
     }
     return csv;
@@ -137,11 +156,8 @@ std::string summaryJson(const std::string& figure, run::ReproduceMode mode,
     root["mode"] = run::toString(mode);
     if (const auto known = run::paperFigure(figure))
         root["title"] = known->title;
-    int failed = 0;
-    for (const run::PaperPointResult& point : points)
-        failed += point.error.empty() ? 0 : 1;
     root["points"] = points.size();
-    root["points_failed"] = failed;
+    root["points_failed"] = failedPoints(points);
     auto& ratios = root["headline_ratios"];
     ratios = nlohmann::ordered_json::array();
     for (const HeadlineRatio& ratio : headlineRatios(figure, points, published)) {
@@ -156,14 +172,8 @@ std::string summaryJson(const std::string& figure, run::ReproduceMode mode,
     }
     auto& compared = root["published_points"];
     compared = nlohmann::ordered_json::array();
-    std::map<std::string, const run::PaperPointResult*> byKey;
-    for (const run::PaperPointResult& point : points)
-        byKey.emplace(point.point.key(), &point);
-    for (const PublishedValue& value : published.values) {
-        const auto it = byKey.find(value.point);
-        if (value.point.empty() || it == byKey.end() || value.metric != "latency_ms")
-            continue;
-        const run::PaperDesignResult* ours = designOf(*it->second, value.design);
+    for (const auto& [entry, ours] : publishedLatencies(points, published)) {
+        const PublishedValue& value = *entry;
         compared.push_back({ { "point", value.point }, { "design", value.design }, { "kind", value.kind },
             { "published_latency_ms", value.value },
             { "our_latency_ms", ours ? nlohmann::ordered_json(ours->latencyMs) : nlohmann::ordered_json() },
@@ -178,9 +188,7 @@ std::string summaryMarkdown(const std::string& figure, run::ReproduceMode mode,
 {
     const auto known = run::paperFigure(figure);
     std::string md = "# " + figure + (known ? ": " + known->title : std::string()) + "\n\n";
-    int failed = 0;
-    for (const run::PaperPointResult& point : points)
-        failed += point.error.empty() ? 0 : 1;
+    const int failed = failedPoints(points);
     md += "Mode: " + std::string(run::toString(mode)) + ". Points: " + std::to_string(points.size());
     md += failed > 0 ? " (" + std::to_string(failed) + " without a result; see the CSV's error column)" : std::string();
     md += ". Ratios are arithmetic means over the points where both designs have a latency.\n\n";
@@ -191,14 +199,8 @@ std::string summaryMarkdown(const std::string& figure, run::ReproduceMode mode,
             + (ratio.hasPaper ? ratio.paperSource : "not in the published values") + " |\n";
     }
     std::string rows;
-    std::map<std::string, const run::PaperPointResult*> byKey;
-    for (const run::PaperPointResult& point : points)
-        byKey.emplace(point.point.key(), &point);
-    for (const PublishedValue& value : published.values) {
-        const auto it = byKey.find(value.point);
-        if (value.point.empty() || it == byKey.end() || value.metric != "latency_ms")
-            continue;
-        const run::PaperDesignResult* ours = designOf(*it->second, value.design);
+    for (const auto& [entry, ours] : publishedLatencies(points, published)) {
+        const PublishedValue& value = *entry;
         rows += "| " + value.point + " | " + value.design + " | " + value.kind + " | " + number(value.value, "%.4g") + " | "
             + (ours ? number(ours->latencyMs, "%.4g") : "—") + " | "
             + (ours ? number(100 * (ours->latencyMs / value.value - 1), "%+.1f") + " %" : "—") + " |\n";
