@@ -133,10 +133,11 @@ Commands:
                                    the Elk paper's figures: CSV of every raw number, the
                                    headline ratios next to the paper's, PDF/SVG/PNG figures;
                                    ablation: the artifact's quirks switched off in turn
-  cache merge A.sqlite B.sqlite ... --into C.sqlite | cache stats [--cache PATH]
+  cache merge A.sqlite B.sqlite ... --into C.sqlite | cache stats|trim --max-size 500M|sweeps|sweep HASH [--cache PATH]
                                    one result cache from several (sweep shards, ranks);
                                    a key with differing results is an error naming it;
-                                   stats: size and rows per kind
+                                   stats: size and rows per kind; trim: evict to a size;
+                                   sweeps / sweep HASH: recorded sweeps, a CSV from one
   figure KIND (--run-spec FILE | MODEL --chip C) --out FILE.pdf|svg|png
       [--view-design NAME] [--op NAME|STEP] [--style column|wide|slide] [--vary ...]
                                    render one of elk-studio's figures headless: designs,

@@ -109,8 +109,23 @@ MergeReport ResultStore::mergeFrom(const std::string& sourcePath)
             "SELECT s.key_hash FROM src.parity_runs s JOIN main.parity_runs m ON m.key_hash = s.key_hash AND "
             "m.engine_version = s.engine_version WHERE s.payload != m.payload OR s.key_json != m.key_json LIMIT 1",
             "INSERT OR IGNORE INTO main.parity_runs SELECT * FROM src.parity_runs" },
+        { "sweeps", "sweep",
+            "SELECT s.sweep_hash FROM src.sweeps s JOIN main.sweeps m USING (sweep_hash) "
+            "WHERE s.definition_json != m.definition_json OR s.point_count != m.point_count LIMIT 1",
+            "INSERT OR IGNORE INTO main.sweeps SELECT * FROM src.sweeps" },
+        // The same point of one sweep names the same row in every shard (its key is the spec's hash).
+        { "sweep_points", "sweep point",
+            "SELECT s.sweep_hash || ' #' || s.point_index FROM src.sweep_points s JOIN main.sweep_points m "
+            "USING (sweep_hash, point_index) WHERE s.kind != m.kind OR s.key != m.key LIMIT 1",
+            "INSERT OR IGNORE INTO main.sweep_points SELECT * FROM src.sweep_points" },
+        // When a row was last used is no result: the later time wins.
+        { "row_usage", "usage", "SELECT '' WHERE 0",
+            "INSERT INTO main.row_usage SELECT * FROM src.row_usage WHERE true "
+            "ON CONFLICT(kind, key) DO UPDATE SET used_utc = max(used_utc, excluded.used_utc)" },
     };
-    std::int64_t* counts[] = { &report.runs, &report.partitions, &report.regions, &report.parityRuns };
+    std::int64_t usageRows = 0, sweepRows = 0;
+    std::int64_t* counts[] = { &report.runs, &report.partitions, &report.regions, &report.parityRuns, &sweepRows,
+        &report.sweepPoints, &usageRows };
     std::string error;
     const bool written = writeTransaction(
         "merge",
@@ -140,12 +155,16 @@ MergeReport ResultStore::mergeFrom(const std::string& sourcePath)
     if (!written && report.error.empty())
         report.error = error;
     if (!report.error.empty())
-        report.runs = report.partitions = report.regions = report.parityRuns = 0;
+        report.runs = report.partitions = report.regions = report.parityRuns = report.sweepPoints = 0;
     return report;
 }
 
 CacheStats ResultStore::stats()
 {
+    {
+        const std::lock_guard lock(m_mutex);
+        flushUsageLocked();
+    }
     CacheStats stats;
     std::error_code ec;
     for (const char* suffix : { "", "-wal" }) {
@@ -173,6 +192,10 @@ CacheStats ResultStore::stats()
         { "parity runs", "parity_runs",
             "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(length(payload)), 0), "
             "coalesce(min(created_utc), '') FROM parity_runs" },
+        { "sweep records", "sweeps",
+            "SELECT count(*), coalesce(sum(length(definition_json)), 0) + (SELECT coalesce(sum(length(key) + "
+            "length(error) + 16), 0) FROM sweep_points), coalesce(max(length(definition_json)), 0), "
+            "coalesce(min(created_utc), '') FROM sweeps" },
     };
     for (const Query& query : queries) {
         if (!hasTable(m_db, "main", query.table))

@@ -76,23 +76,32 @@ namespace {
         return true;
     }
 
-    std::string parityKey(const run::RunSpec& spec, const run::ParityOptions& parity)
-    {
-        Json key;
-        key["schema"] = "elk.parity-key/1";
-        key["spec"] = Json::parse(run::runSpecToCanonicalJson(spec));
-        key["mesh_ratio"] = parity.meshRatio;
-        key["comm_scale"] = parity.commScale;
-        key["comp_scale"] = parity.compScale;
-        Json& quirks = key["quirks"];
-        quirks = Json::object();
-        for (const std::string& name : run::parityQuirkNames())
-            quirks[name] = *run::parityQuirk(parity.quirks, name);
-        key["shared_theta"] = parity.quirks.scheduler.sharedTheta;
-        return key.dump();
-    }
-
 } // namespace
+
+std::optional<ParityPointOutcome> parityOutcomeFromPayload(const std::string& payloadJson)
+{
+    ParityPointOutcome outcome;
+    if (!fromJson(payloadJson, outcome))
+        return std::nullopt;
+    outcome.fromCache = true;
+    return outcome;
+}
+
+std::string parityKey(const run::RunSpec& spec, const run::ParityOptions& parity)
+{
+    Json key;
+    key["schema"] = "elk.parity-key/1";
+    key["spec"] = Json::parse(run::runSpecToCanonicalJson(spec));
+    key["mesh_ratio"] = parity.meshRatio;
+    key["comm_scale"] = parity.commScale;
+    key["comp_scale"] = parity.compScale;
+    Json& quirks = key["quirks"];
+    quirks = Json::object();
+    for (const std::string& name : run::parityQuirkNames())
+        quirks[name] = *run::parityQuirk(parity.quirks, name);
+    key["shared_theta"] = parity.quirks.scheduler.sharedTheta;
+    return key.dump();
+}
 
 ParityPointOutcome runParityCached(
     const run::RunSpec& spec, const run::ParityOptions& options, ResultStore* store, RunControl& control)

@@ -6,6 +6,7 @@
 #include "engine/run/artifact_parity.h"
 #include "engine/run/paper_figures.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,10 @@ struct ParityPointOutcome {
 /// canonical JSON of the spec, the parity options and every quirk; completed runs are stored.
 ParityPointOutcome runParityCached(
     const run::RunSpec& spec, const run::ParityOptions& options, ResultStore* store, RunControl& control);
+
+/// The key JSON of a parity run (its SHA-256 is the parity_runs row's key).
+std::string parityKey(const run::RunSpec& spec, const run::ParityOptions& options);
+/// A stored parity payload read back (fromCache set), or nothing when it is not one.
+std::optional<ParityPointOutcome> parityOutcomeFromPayload(const std::string& payloadJson);
 
 } // namespace elk::store

@@ -24,6 +24,7 @@ std::optional<CachedRegion> ResultStore::loadRegion(const RegionCacheKey& key)
     CachedRegion region;
     region.seconds = sqlite3_column_double(select.raw(), 0);
     region.breakdown = select.text(1);
+    noteUseLocked("region", regionUsageKey(key.hardwareHash, key.estimator, key.estimatorVersion, key.regionHash));
     return region;
 }
 
@@ -68,10 +69,12 @@ std::optional<std::string> ResultStore::loadParityRun(const std::string& keyJson
     const std::lock_guard lock(m_mutex);
     detail::Statement select(
         m_db, "SELECT key_json, payload FROM parity_runs WHERE key_hash = ?1 AND engine_version = ?2");
-    select.bind(1, sha256Hex(keyJson));
+    const std::string hash = sha256Hex(keyJson);
+    select.bind(1, hash);
     select.bind(2, std::string(kEngineVersion));
     if (select.step() != SQLITE_ROW || select.text(0) != keyJson)
         return std::nullopt;
+    noteUseLocked("parity", hash);
     return select.text(1);
 }
 

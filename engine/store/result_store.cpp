@@ -48,8 +48,10 @@ namespace {
     constexpr int kBusyTimeoutMs = 15000;
 
     // Added after schema version 1 shipped: created on open when missing (additive, so no version bump).
-    // hlo_regions: the StableHLO flow's estimates; parity_runs: artifact-parity results (elk reproduce).
-    const char* const kRegionTableSql = R"sql(
+    // hlo_regions: the StableHLO flow's estimates; parity_runs: artifact-parity results (elk reproduce);
+    // row_usage: when a row last served a lookup (elk cache trim evicts the least recently used);
+    // sweeps and sweep_points: what each sweep ran, so a cache lists and reopens its sweeps alone.
+    const char* const kAdditiveTablesSql = R"sql(
 CREATE TABLE IF NOT EXISTS hlo_regions(
     hardware_hash TEXT NOT NULL,
     estimator TEXT NOT NULL,
@@ -65,6 +67,24 @@ CREATE TABLE IF NOT EXISTS parity_runs(
     engine_version TEXT NOT NULL,
     created_utc TEXT NOT NULL,
     payload TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS row_usage(
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    used_utc TEXT NOT NULL,
+    PRIMARY KEY(kind, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sweeps(
+    sweep_hash TEXT PRIMARY KEY,
+    definition_json TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created_utc TEXT NOT NULL,
+    point_count INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sweep_points(
+    sweep_hash TEXT NOT NULL,
+    point_index INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    error TEXT NOT NULL,
+    PRIMARY KEY(sweep_hash, point_index)) WITHOUT ROWID;
 )sql";
 
     const char* const kSchemaSql = R"sql(
@@ -261,9 +281,9 @@ CREATE TABLE IF NOT EXISTS partitions(
         }
         exec(db, "PRAGMA synchronous = NORMAL"); // WAL + NORMAL: never corrupt, at worst the last commit lost
         if (!fresh) {
-            const int rc = exec(db, kRegionTableSql);
+            const int rc = exec(db, kAdditiveTablesSql);
             if (rc != SQLITE_OK) {
-                error = "cannot add the region table: " + errorText(db, rc);
+                error = "cannot add the additive tables: " + errorText(db, rc);
                 return false;
             }
             return true;
@@ -282,7 +302,7 @@ CREATE TABLE IF NOT EXISTS partitions(
                 + "; PRAGMA user_version = " + std::to_string(ResultStore::kSchemaVersion) + ";";
             rc = exec(db, kSchemaSql);
             if (rc == SQLITE_OK)
-                rc = exec(db, kRegionTableSql);
+                rc = exec(db, kAdditiveTablesSql);
             if (rc == SQLITE_OK)
                 rc = exec(db, meta.c_str());
             if (rc == SQLITE_OK)
@@ -388,6 +408,10 @@ CREATE TABLE IF NOT EXISTS partitions(
 
 ResultStore::~ResultStore()
 {
+    {
+        const std::lock_guard lock(m_mutex);
+        flushUsageLocked();
+    }
     sqlite3_close_v2(m_db);
 }
 
@@ -407,6 +431,39 @@ std::string ResultStore::defaultPath()
     else
         folder = (std::filesystem::temp_directory_path() / "elk-studio").string();
     return folder + "/results.sqlite";
+}
+
+OpenResult ResultStore::openExisting(const std::string& path)
+{
+    OpenResult result;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        result.error = path + ": no such result cache file";
+        return result;
+    }
+    sqlite3* db = nullptr;
+    const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
+    if (rc != SQLITE_OK) {
+        result.error = "cannot open the result cache " + path + ": "
+            + (db != nullptr ? errorText(db, rc) : std::string(sqlite3_errstr(rc))) + unwritableHint(path);
+        sqlite3_close_v2(db);
+        return result;
+    }
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    const Inspection seen = inspect(db);
+    std::string error;
+    if (seen.state != FileState::Ours) {
+        result.error = path + " " + (seen.state == FileState::Fresh ? std::string("is empty, not a result cache") : seen.detail);
+    } else if (!configure(db, false, error)) {
+        result.error = "cannot use the result cache " + path + ": " + error + unwritableHint(path);
+    } else {
+        result.store.reset(new ResultStore);
+        result.store->m_db = db;
+        result.store->m_path = path;
+        return result;
+    }
+    sqlite3_close_v2(db);
+    return result;
 }
 
 OpenResult ResultStore::open(const std::string& path)
@@ -491,6 +548,7 @@ std::optional<run::PartitionTables> ResultStore::loadPartitionTables(const std::
         if (select.step() != SQLITE_ROW)
             return std::nullopt;
         payload = select.blob(0);
+        noteUseLocked("partition", partitionKey);
     }
     return detail::decodePartitionTables(payload);
 }
@@ -528,10 +586,12 @@ std::optional<std::vector<run::DesignRun>> ResultStore::loadDesigns(const run::R
     {
         const std::lock_guard lock(m_mutex);
         detail::Statement select(m_db, "SELECT spec_json, has_detail, payload FROM runs WHERE spec_hash = ?1");
-        select.bind(1, sha256Hex(*canonical));
+        const std::string hash = sha256Hex(*canonical);
+        select.bind(1, hash);
         if (select.step() != SQLITE_ROW || select.text(0) != *canonical || (needDetail && select.integer(1) == 0))
             return std::nullopt;
         payload = select.blob(2);
+        noteUseLocked("run", hash);
     }
     std::optional<std::vector<run::DesignRun>> designs = detail::decodeDesigns(payload);
     if (!designs || !designsMatch(*designs, spec))
@@ -546,12 +606,14 @@ std::optional<std::vector<double>> ResultStore::loadLatencies(const run::RunSpec
         return std::nullopt;
     const std::lock_guard lock(m_mutex);
     detail::Statement select(m_db, "SELECT spec_json, designs, latency_ms FROM runs WHERE spec_hash = ?1");
-    select.bind(1, sha256Hex(*canonical));
+    const std::string hash = sha256Hex(*canonical);
+    select.bind(1, hash);
     if (select.step() != SQLITE_ROW || select.text(0) != *canonical || split(select.text(1)) != spec.designs)
         return std::nullopt;
     std::optional<std::vector<double>> latencies = latenciesFromBlob(select.blob(2));
     if (!latencies || latencies->size() != spec.designs.size())
         return std::nullopt;
+    noteUseLocked("run", hash);
     return latencies;
 }
 
@@ -606,6 +668,22 @@ WHERE excluded.has_detail >= runs.has_detail OR excluded.spec_json <> runs.spec_
             return insert.step();
         },
         error);
+}
+
+std::optional<std::pair<std::vector<std::string>, std::vector<double>>> ResultStore::runLatencies(
+    const std::string& specHash)
+{
+    const std::lock_guard lock(m_mutex);
+    detail::Statement select(m_db, "SELECT designs, latency_ms FROM runs WHERE spec_hash = ?1");
+    select.bind(1, specHash);
+    if (select.step() != SQLITE_ROW)
+        return std::nullopt;
+    std::vector<std::string> designs = split(select.text(0));
+    std::optional<std::vector<double>> latencies = latenciesFromBlob(select.blob(1));
+    if (!latencies || latencies->size() != designs.size())
+        return std::nullopt;
+    noteUseLocked("run", specHash);
+    return std::pair { std::move(designs), std::move(*latencies) };
 }
 
 std::vector<RunRecordInfo> ResultStore::history(int limit)

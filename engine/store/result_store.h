@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -47,9 +48,40 @@ struct CacheStats {
     std::vector<Kind> kinds;
 };
 
+/// What ResultStore::trim did: the file's size before and after, and what it gave up, in eviction
+/// order (rows this engine can never hit, then the least recently used: the detail of runs, which
+/// are kept as summaries, then partition tables, then summaries and the rest).
+struct TrimReport {
+    std::int64_t bytesBefore = 0, bytesAfter = 0;
+    std::int64_t staleRowsRemoved = 0; ///< rows of other engine versions (no lookup can hit them)
+    std::int64_t detailsDropped = 0; ///< detailed runs now kept as summaries
+    std::int64_t runsRemoved = 0, partitionsRemoved = 0, parityRunsRemoved = 0, regionsRemoved = 0;
+    std::int64_t sweepsRemoved = 0; ///< sweep records none of whose points is left
+    std::string error; ///< the limit could not be met, or a write failed (what was done stays done)
+    bool ok() const { return error.empty(); }
+};
+
+/// A sweep the cache recorded (elk sweep, the app's Sweep page, shards and MPI ranks merged): enough
+/// to list it and reopen it from the cache alone, without the model file.
+struct SweepRecordInfo {
+    std::string sweepHash; ///< SHA-256 of its definition (base spec, axes, designs, parity)
+    std::string title; ///< "llama2-13b on ipu-pod4-hbm: HBM bandwidth per stack (GB/s) × …"
+    std::string createdUtc; ///< when it was first recorded
+    std::int64_t gridPoints = 0;
+    std::int64_t recordedPoints = 0; ///< points some shard ran (all of them once the shards are merged)
+};
+
+/// One point of a recorded sweep: the row its result is in, or why it has none.
+struct SweepRecordPoint {
+    std::int64_t index = 0; ///< in the sweep's canonical order
+    bool parity = false; ///< key names a parity_runs row, else a runs row
+    std::string key; ///< "" when the point failed before anything ran
+    std::string error;
+};
+
 /// What ResultStore::mergeFrom copied (rows new to the target), or why it copied nothing.
 struct MergeReport {
-    std::int64_t runs = 0, partitions = 0, regions = 0, parityRuns = 0;
+    std::int64_t runs = 0, partitions = 0, regions = 0, parityRuns = 0, sweepPoints = 0;
     std::string error;
     bool ok() const { return error.empty(); }
 };
@@ -87,6 +119,9 @@ public:
     /// (or ".foreign-", ".v<N>-"), a new one is created, and OpenResult::message says what happened.
     /// Fails (store null, error set) only when no database can be created at all.
     static OpenResult open(const std::string& path);
+    /// Opens an existing result cache of this schema and nothing else: a missing, foreign, corrupt or
+    /// other-version file is an error and is left as it is (a file the user picked to look at).
+    static OpenResult openExisting(const std::string& path);
     /// $ELK_CACHE_DIR, else $XDG_CACHE_HOME/elk-studio, else ~/.cache/elk-studio; plus "/results.sqlite".
     static std::string defaultPath();
 
@@ -135,20 +170,53 @@ public:
     /// copied. Safe while nothing else writes this cache.
     MergeReport mergeFrom(const std::string& sourcePath);
     CacheStats stats();
+    /// Evicts rows until the file (with its write-ahead log) is at most `maxBytes`, then compacts it
+    /// (VACUUM). Order: rows of other engine versions; the detail of runs, least recently used first
+    /// (the run stays as a summary, so sweeps and the history still find it); partition tables; then
+    /// run summaries, parity runs and StableHLO regions, least recently used first. Another process
+    /// reading the cache may delay the compaction (busy timeout).
+    TrimReport trim(std::int64_t maxBytes);
+
+    /// Records a sweep's definition (canonical JSON; its hash is the sweep's key) and the points this
+    /// process ran, in one transaction. Shards of one sweep record one definition and their own points.
+    bool saveSweep(const std::string& definitionJson, const std::string& title, std::int64_t gridPoints,
+        const std::vector<SweepRecordPoint>& points, std::string* error = nullptr);
+    /// Newest first.
+    std::vector<SweepRecordInfo> sweeps();
+    /// The definition JSON of a recorded sweep and its points (hash or a unique prefix of it).
+    struct StoredSweep {
+        SweepRecordInfo info;
+        std::string definitionJson;
+        std::vector<SweepRecordPoint> points;
+    };
+    std::optional<StoredSweep> storedSweep(const std::string& hashOrPrefix, std::string* error = nullptr);
+    /// The stored latencies (ms) of a run row by spec hash, with the designs they are for.
+    std::optional<std::pair<std::vector<std::string>, std::vector<double>>> runLatencies(const std::string& specHash);
+    /// The payload of a parity row of this engine version by key hash.
+    std::optional<std::string> parityPayload(const std::string& keyHash);
 
     std::int64_t runCount();
     std::int64_t partitionCount();
 
 private:
     ResultStore() = default;
+    /// Notes that a row served a lookup; written in batches (row_usage), at the latest on close.
+    /// Contract: m_mutex is held.
+    void noteUseLocked(const char* kind, const std::string& key);
+    void flushUsageLocked();
     /// BEGIN IMMEDIATE, `writeRows` (returns an SQLite code), COMMIT; ROLLBACK on any failure.
     /// Contract: m_mutex is held.
     bool writeTransaction(const char* table, const std::function<int(sqlite3*)>& writeRows, std::string* error);
     sqlite3* m_db = nullptr;
     std::string m_path;
     std::mutex m_mutex;
+    std::map<std::pair<std::string, std::string>, std::string> m_usage; ///< (kind, key) → last use, unwritten
     friend struct OpenResult;
 };
+
+/// The row_usage key of a StableHLO region estimate.
+std::string regionUsageKey(const std::string& hardwareHash, const std::string& estimator,
+    const std::string& estimatorVersion, const std::string& regionHash);
 
 struct OpenResult {
     std::unique_ptr<ResultStore> store;

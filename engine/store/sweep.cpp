@@ -8,6 +8,8 @@
 #include "engine/store/result_store.h"
 #include "engine/store/parity_cache.h"
 #include "engine/store/run_points.h"
+#include "engine/store/sweep_recorded.h"
+#include "engine/core/sha256.h"
 
 #include <algorithm>
 #include <atomic>
@@ -380,6 +382,20 @@ SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
         if (onPoint)
             onPoint(result, int(p));
     };
+    // The row each point's result goes to, so the cache can list and reopen the sweep on its own.
+    std::vector<std::string> pointKeys(total);
+    if (store != nullptr && baseSpec.ok()) {
+        for (std::size_t p = 0; p < total; ++p) {
+            if (!specs[p].ok() || !shard.contains(p))
+                continue;
+            try {
+                pointKeys[p] = parity != nullptr ? sha256Hex(store::parityKey(specs[p].spec, *parity))
+                                                 : runSpecHash(specs[p].spec);
+            } catch (const std::exception&) {
+                // no canonical form: the point's run is not stored either
+            }
+        }
+    }
     // A shard runs its own points only (the others keep done == false).
     std::vector<std::size_t> mine;
     for (std::size_t p = 0; p < total; ++p) {
@@ -397,6 +413,9 @@ SweepResult runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
         runParityPoints(run, *parity, store, control, threads, finishMine);
     else
         store::runPoints(run, store, control, threads, true, "sweep", finishMine);
+    if (store != nullptr && baseSpec.ok())
+        store::recordSweep(*store, baseSpec.spec, result, pointKeys,
+            parity != nullptr ? store::parityKey(baseSpec.spec, *parity) : std::string());
     return result;
 }
 

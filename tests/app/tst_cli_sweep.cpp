@@ -4,6 +4,7 @@
 // serving a repeat, presets.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -232,6 +233,50 @@ private slots:
         const CliResult badShard = runElk(sweep + QStringList { u"--shard"_s, u"3/3"_s, u"--csv"_s, u"x.csv"_s });
         QCOMPARE(badShard.exitCode, 2);
         QVERIFY2(badShard.err.contains(u"--shard 3/3"_s), qPrintable(badShard.err));
+    }
+
+    /// The merged cache lists the sweep and gives its CSV without the model; trim keeps it under a limit
+    /// and what is left still opens.
+    void mergedCacheListsItsSweepAndTrimBoundsIt()
+    {
+        const CliResult list = runCommand({ u"cache"_s, u"sweeps"_s, u"--cache"_s, u"merged.sqlite"_s });
+        QCOMPARE(list.exitCode, 0);
+        QVERIFY2(list.out.contains(u"7/7 points"_s) && list.out.contains(u"HBM bandwidth per stack (GB/s)"_s),
+            qPrintable(list.out));
+        const QString hash = list.out.left(12);
+        const CliResult csv = runCommand({ u"cache"_s, u"sweep"_s, hash, u"--cache"_s, u"merged.sqlite"_s, u"--csv"_s,
+            u"recorded.csv"_s });
+        QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
+        QCOMPARE(fileLines(u"recorded.csv"_s), fileLines(u"single.csv"_s));
+
+        QVERIFY(QFile::copy(m_dir.filePath(u"merged.sqlite"_s), m_dir.filePath(u"bounded.sqlite"_s)));
+        const qint64 before = QFileInfo(m_dir.filePath(u"bounded.sqlite"_s)).size();
+        const qint64 limit = before - before / 4; // a few of the seven runs must go (the empty tables take ~48 KiB)
+        const CliResult trim = runCommand({ u"cache"_s, u"trim"_s, u"--cache"_s, u"bounded.sqlite"_s, u"--max-size"_s,
+            QString::number(limit) });
+        QVERIFY2(trim.exitCode == 0, qPrintable(trim.err + trim.out));
+        const qint64 after = QFileInfo(m_dir.filePath(u"bounded.sqlite"_s)).size()
+            + QFileInfo(m_dir.filePath(u"bounded.sqlite-wal"_s)).size();
+        QVERIFY2(after <= limit, qPrintable(u"%1 bytes after trim, limit %2"_s.arg(after).arg(limit)));
+        const CliResult left = runCommand({ u"cache"_s, u"sweep"_s, hash, u"--cache"_s, u"bounded.sqlite"_s });
+        QVERIFY2(left.exitCode == 0, qPrintable(left.err));
+        const qsizetype rowsLeft = left.out.count(QLatin1Char('\n')) - 1;
+        QVERIFY2(rowsLeft > 0 && rowsLeft < 14, qPrintable(left.out));
+        QVERIFY2(left.err.contains(u"%1 of 7 points from the cache"_s.arg(rowsLeft / 2)), qPrintable(left.err));
+
+        const CliResult badSize
+            = runCommand({ u"cache"_s, u"trim"_s, u"--cache"_s, u"bounded.sqlite"_s, u"--max-size"_s, u"lots"_s });
+        QCOMPARE(badSize.exitCode, 2);
+        QVERIFY2(badSize.err.contains(u"'lots' is not a size"_s), qPrintable(badSize.err));
+        QCOMPARE(runCommand({ u"cache"_s, u"trim"_s, u"--cache"_s, u"bounded.sqlite"_s }).exitCode, 2);
+        const CliResult missing
+            = runCommand({ u"cache"_s, u"trim"_s, u"--cache"_s, u"nowhere.sqlite"_s, u"--max-size"_s, u"1M"_s });
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains(u"no such result cache file"_s), qPrintable(missing.err));
+        QVERIFY(!QFile::exists(m_dir.filePath(u"nowhere.sqlite"_s))); // looking never creates a cache
+        const CliResult unknown = runCommand({ u"cache"_s, u"sweep"_s, u"abcdef"_s, u"--cache"_s, u"bounded.sqlite"_s });
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains(u"no sweep abcdef"_s), qPrintable(unknown.err));
     }
 
     /// A key whose result differs between two caches is an error naming it, and nothing is copied.
