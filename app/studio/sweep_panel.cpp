@@ -10,12 +10,14 @@
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QStackedWidget>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 #include "engine/run/sweep.h"
+#include "engine/store/sweep_recorded.h"
 #include "widgets/plots/sweep_view.h"
 
 namespace elk::app {
@@ -119,6 +121,11 @@ SweepPanel::SweepPanel(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
+    m_openRecorded = new QPushButton(tr("Open recorded sweep\u2026"));
+    m_openRecorded->setObjectName(QStringLiteral("openRecordedSweep"));
+    m_openRecorded->setToolTip(tr("Show a sweep the result cache holds (an earlier one, or shards and MPI ranks "
+                                  "merged with elk cache merge), without running it again"));
+    buttons->addWidget(m_openRecorded);
     buttons->addWidget(m_status, 1);
 
     auto* controls = new QVBoxLayout;
@@ -132,7 +139,9 @@ SweepPanel::SweepPanel(QWidget* parent)
                            "The study buttons above run the paper's studies in one click: latency against HBM "
                            "bandwidth, NoC link bandwidth, core count, or all-to-all against a 2D mesh. Or pick a "
                            "field and its range above and press Run sweep; tick \u201cand\u201d to vary a second "
-                           "field (a heatmap). Every point runs all designs, in parallel, through the result cache."));
+                           "field (a heatmap). Every point runs all designs, in parallel, through the result cache. "
+                           "Open recorded sweep shows one the cache already holds, such as shards merged with "
+                           "elk cache merge."));
     m_hint->setObjectName(QStringLiteral("sweepHint"));
     m_hint->setWordWrap(true);
     m_hint->setAlignment(Qt::AlignCenter);
@@ -151,6 +160,7 @@ SweepPanel::SweepPanel(QWidget* parent)
     connect(m_secondEnabled, &QCheckBox::toggled, this, &SweepPanel::setSecondAxisEnabled);
     connect(m_run, &QPushButton::clicked, this, &SweepPanel::runSweep);
     connect(m_cancel, &QPushButton::clicked, this, &SweepPanel::cancel);
+    connect(m_openRecorded, &QPushButton::clicked, this, &SweepPanel::chooseRecorded);
     connect(m_job, &SweepJob::updated, this, &SweepPanel::onUpdated);
     connect(m_job, &SweepJob::finished, this, [this](const SweepSnapshotPtr& sweep, double seconds) {
         onEnded(sweep, tr("in %1 s").arg(seconds, 0, 'f', 1));
@@ -369,6 +379,59 @@ void SweepPanel::cancel()
     m_job->cancel();
 }
 
+void SweepPanel::chooseRecorded()
+{
+    if (m_store == nullptr) {
+        m_status->setText(tr("No result cache: nothing recorded."));
+        return;
+    }
+    const std::vector<elk::store::SweepRecordInfo> sweeps = m_store->sweeps();
+    if (sweeps.empty()) {
+        m_status->setText(tr("The result cache holds no recorded sweep yet."));
+        return;
+    }
+    QStringList items;
+    for (const elk::store::SweepRecordInfo& sweep : sweeps) {
+        items << tr("%1 \u2014 %2 of %3 points \u2014 %4 [%5]")
+                     .arg(QString::fromStdString(sweep.title))
+                     .arg(sweep.recordedPoints)
+                     .arg(sweep.gridPoints)
+                     .arg(QString::fromStdString(sweep.createdUtc), QString::fromStdString(sweep.sweepHash.substr(0, 12)));
+    }
+    bool ok = false;
+    const QString item
+        = QInputDialog::getItem(this, tr("Open recorded sweep"), tr("Sweeps in %1:").arg(QString::fromStdString(m_store->path())),
+            items, 0, false, &ok);
+    if (!ok)
+        return;
+    openRecorded(QString::fromStdString(sweeps[std::size_t(items.indexOf(item))].sweepHash));
+}
+
+bool SweepPanel::openRecorded(const QString& hashOrPrefix)
+{
+    if (m_store == nullptr || m_job->isRunning()) {
+        m_status->setText(m_store == nullptr ? tr("No result cache: nothing recorded.") : tr("A sweep is running."));
+        return false;
+    }
+    std::string error;
+    std::optional<elk::store::RecordedSweep> recorded
+        = elk::store::openRecordedSweep(*m_store, hashOrPrefix.toStdString(), error);
+    if (!recorded) {
+        m_status->setText(QString::fromStdString(error));
+        return false;
+    }
+    m_pointCount = int(recorded->result.points.size());
+    m_view->setSweep(std::make_shared<const elk::run::SweepResult>(std::move(recorded->result)));
+    m_viewStack->setCurrentWidget(m_view);
+    const QString text = tr("Recorded sweep %1: %2 of %3 points from the cache")
+                             .arg(QString::fromStdString(recorded->info.title))
+                             .arg(recorded->pointsWithResult)
+                             .arg(m_pointCount);
+    m_status->setText(text);
+    emit statusMessage(text);
+    return true;
+}
+
 void SweepPanel::onUpdated(const SweepSnapshotPtr& sweep)
 {
     m_view->setSweep(sweep);
@@ -399,6 +462,7 @@ void SweepPanel::setBusy(bool busy)
 {
     m_run->setEnabled(!busy);
     m_cancel->setEnabled(busy);
+    m_openRecorded->setEnabled(!busy);
     for (QPushButton* button : m_presetButtons)
         button->setEnabled(!busy);
 }

@@ -52,7 +52,11 @@ public:
 
     /// Where the base request comes from (the main window's current model, run settings and chip).
     void setBaseProvider(std::function<SweepBase()> provider) { m_baseProvider = std::move(provider); }
-    void setStore(elk::store::ResultStore* store) { m_job->setStore(store); }
+    void setStore(elk::store::ResultStore* store)
+    {
+        m_store = store;
+        m_job->setStore(store);
+    }
 
     elk::widgets::SweepView* sweepView() const { return m_view; }
     SweepJob* job() const { return m_job; }
@@ -69,6 +73,11 @@ public slots:
     /// Runs a preset of run::sweepPresets() by name ("hbm-bandwidth", …).
     bool runPreset(const QString& name);
     void cancel();
+    /// Shows a sweep the result cache recorded (its hash or a unique prefix), from the cache alone:
+    /// merged shards, MPI ranks, earlier sessions. False (the status says why) when there is none.
+    bool openRecorded(const QString& hashOrPrefix);
+    /// Lists the cache's recorded sweeps to pick one from.
+    void chooseRecorded();
 
 signals:
     void statusMessage(const QString& message);
@@ -100,6 +109,8 @@ private:
     QWidget* m_secondRow = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
+    QPushButton* m_openRecorded = nullptr;
+    elk::store::ResultStore* m_store = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_hint = nullptr; ///< shown instead of the plot until a sweep starts
     QStackedWidget* m_viewStack = nullptr;

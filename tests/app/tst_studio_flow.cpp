@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -233,6 +234,27 @@ private slots:
         for (const elk::run::SweepPoint& point : sweep->points)
             QVERIFY2(point.error.empty(), point.error.c_str());
         QVERIFY(panel->sweepView()->hasData());
+    }
+
+    void recordedSweepReopensFromTheCache()
+    {
+        elk::app::SweepPanel* panel = m_window->sweepPanel();
+        const auto shown = panel->sweepView()->sweep();
+        QVERIFY(shown);
+        QVERIFY(!panel->openRecorded(QStringLiteral("ffffffffffff")));
+        QVERIFY(panel->sweepView()->sweep() == shown); // a failed open leaves the plot
+        QVERIFY(m_window->findChild<QPushButton*>(QStringLiteral("openRecordedSweep")));
+        elk::store::ResultStore* cache = m_window->store();
+        QVERIFY(cache);
+        const std::vector<elk::store::SweepRecordInfo> sweeps = cache->sweeps();
+        QVERIFY(!sweeps.empty());
+        QVERIFY(panel->openRecorded(QString::fromStdString(sweeps.front().sweepHash.substr(0, 12))));
+        const auto reopened = panel->sweepView()->sweep();
+        QVERIFY(reopened && reopened != shown);
+        QCOMPARE(reopened->points.size(), shown->points.size());
+        QCOMPARE(reopened->doneCount(), shown->doneCount());
+        for (std::size_t p = 0; p < shown->points.size(); ++p)
+            QCOMPARE(reopened->points[p].latencyMs, shown->points[p].latencyMs);
     }
 
     void everyViewExports_data()
