@@ -24,6 +24,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "app/studio/cache_limit.h"
 #include "app/studio/classroom_mode.h"
 #include "app/studio/figure_export_dialog.h"
 #include "app/studio/history_dock.h"
@@ -128,6 +129,8 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     , m_progress(new RunProgress)
 {
     openStore(storePath);
+    m_cacheLimit = new CacheLimit(m_store.get(), this);
+    connect(m_cacheLimit, &CacheLimit::trimmed, this, [this](const QString& message) { showStatus(message, 8000); });
     auto* chipPage = new QWidget;
     auto* chipLayout = new QVBoxLayout(chipPage);
     chipLayout->setContentsMargins(0, 0, 0, 0);
@@ -208,6 +211,7 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     });
 
     m_history->refresh(m_store.get());
+    m_cacheLimit->trimInBackground();
     updateRunAction();
     updateTitle();
     if (!m_storeMessage.isEmpty())
@@ -224,6 +228,7 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
 MainWindow::~MainWindow()
 {
     // Running jobs use the result store, a member that goes before the child objects do: stop them first.
+    m_cacheLimit->waitForTrim();
     delete m_runJob;
     delete m_compareJob;
     m_sweepPanel->job()->stopAndWait();
@@ -299,6 +304,9 @@ void MainWindow::buildMenusAndToolBar()
     exportRun->setObjectName(QStringLiteral("exportRunAction"));
     exportRun->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
     connect(exportRun, &QAction::triggered, this, &MainWindow::exportRunDialog);
+    QAction* cacheLimit = file->addAction(tr("Result cache si&ze…"));
+    cacheLimit->setObjectName(QStringLiteral("cacheLimitAction"));
+    connect(cacheLimit, &QAction::triggered, m_cacheLimit, &CacheLimit::askLimit);
     file->addSeparator();
     QAction* quit = file->addAction(icon("application-exit"), tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);

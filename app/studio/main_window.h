@@ -144,6 +144,7 @@ private:
     HloPage* m_hloPage = nullptr;
     RunViews* m_views = nullptr;
     HistoryDock* m_history = nullptr;
+    class CacheLimit* m_cacheLimit = nullptr;
     RunJob* m_runJob = nullptr;
     RunJob* m_compareJob = nullptr;
     RunProgress* m_progress = nullptr;
