@@ -10,6 +10,7 @@
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
 #include <QStackedWidget>
@@ -126,6 +127,11 @@ SweepPanel::SweepPanel(QWidget* parent)
     m_openRecorded->setToolTip(tr("Show a sweep the result cache holds (an earlier one, or shards and MPI ranks "
                                   "merged with elk cache merge), without running it again"));
     buttons->addWidget(m_openRecorded);
+    m_openRecordedFile = new QPushButton(tr("From cache file\u2026"));
+    m_openRecordedFile->setObjectName(QStringLiteral("openRecordedSweepFile"));
+    m_openRecordedFile->setToolTip(tr("Open a recorded sweep from another result cache file, e.g. one merged from "
+                                      "shards with elk cache merge"));
+    buttons->addWidget(m_openRecordedFile);
     buttons->addWidget(m_status, 1);
 
     auto* controls = new QVBoxLayout;
@@ -161,6 +167,7 @@ SweepPanel::SweepPanel(QWidget* parent)
     connect(m_run, &QPushButton::clicked, this, &SweepPanel::runSweep);
     connect(m_cancel, &QPushButton::clicked, this, &SweepPanel::cancel);
     connect(m_openRecorded, &QPushButton::clicked, this, &SweepPanel::chooseRecorded);
+    connect(m_openRecordedFile, &QPushButton::clicked, this, &SweepPanel::chooseRecordedFromFile);
     connect(m_job, &SweepJob::updated, this, &SweepPanel::onUpdated);
     connect(m_job, &SweepJob::finished, this, [this](const SweepSnapshotPtr& sweep, double seconds) {
         onEnded(sweep, tr("in %1 s").arg(seconds, 0, 'f', 1));
@@ -385,10 +392,31 @@ void SweepPanel::chooseRecorded()
         m_status->setText(tr("No result cache: nothing recorded."));
         return;
     }
-    const std::vector<elk::store::SweepRecordInfo> sweeps = m_store->sweeps();
-    if (sweeps.empty()) {
-        m_status->setText(tr("The result cache holds no recorded sweep yet."));
+    if (const QString hash = pickSweep(*m_store); !hash.isEmpty())
+        openRecorded(hash);
+}
+
+void SweepPanel::chooseRecordedFromFile()
+{
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Result cache file"), QString(), tr("Result caches (*.sqlite);;All files (*)"));
+    if (file.isEmpty())
         return;
+    elk::store::OpenResult opened = elk::store::ResultStore::openExisting(file.toStdString());
+    if (!opened.store) {
+        m_status->setText(QString::fromStdString(opened.error));
+        return;
+    }
+    if (const QString hash = pickSweep(*opened.store); !hash.isEmpty())
+        showRecorded(*opened.store, hash);
+}
+
+QString SweepPanel::pickSweep(elk::store::ResultStore& store)
+{
+    const std::vector<elk::store::SweepRecordInfo> sweeps = store.sweeps();
+    if (sweeps.empty()) {
+        m_status->setText(tr("%1 holds no recorded sweep.").arg(QString::fromStdString(store.path())));
+        return {};
     }
     QStringList items;
     for (const elk::store::SweepRecordInfo& sweep : sweeps) {
@@ -399,23 +427,41 @@ void SweepPanel::chooseRecorded()
                      .arg(QString::fromStdString(sweep.createdUtc), QString::fromStdString(sweep.sweepHash.substr(0, 12)));
     }
     bool ok = false;
-    const QString item
-        = QInputDialog::getItem(this, tr("Open recorded sweep"), tr("Sweeps in %1:").arg(QString::fromStdString(m_store->path())),
-            items, 0, false, &ok);
+    const QString item = QInputDialog::getItem(this, tr("Open recorded sweep"),
+        tr("Sweeps in %1:").arg(QString::fromStdString(store.path())), items, 0, false, &ok);
     if (!ok)
-        return;
-    openRecorded(QString::fromStdString(sweeps[std::size_t(items.indexOf(item))].sweepHash));
+        return {};
+    return QString::fromStdString(sweeps[std::size_t(items.indexOf(item))].sweepHash);
+}
+
+bool SweepPanel::openRecordedFrom(const QString& cacheFile, const QString& hashOrPrefix)
+{
+    elk::store::OpenResult opened = elk::store::ResultStore::openExisting(cacheFile.toStdString());
+    if (!opened.store) {
+        m_status->setText(QString::fromStdString(opened.error));
+        return false;
+    }
+    return showRecorded(*opened.store, hashOrPrefix);
 }
 
 bool SweepPanel::openRecorded(const QString& hashOrPrefix)
 {
-    if (m_store == nullptr || m_job->isRunning()) {
-        m_status->setText(m_store == nullptr ? tr("No result cache: nothing recorded.") : tr("A sweep is running."));
+    if (m_store == nullptr) {
+        m_status->setText(tr("No result cache: nothing recorded."));
+        return false;
+    }
+    return showRecorded(*m_store, hashOrPrefix);
+}
+
+bool SweepPanel::showRecorded(elk::store::ResultStore& store, const QString& hashOrPrefix)
+{
+    if (m_job->isRunning()) {
+        m_status->setText(tr("A sweep is running."));
         return false;
     }
     std::string error;
     std::optional<elk::store::RecordedSweep> recorded
-        = elk::store::openRecordedSweep(*m_store, hashOrPrefix.toStdString(), error);
+        = elk::store::openRecordedSweep(store, hashOrPrefix.toStdString(), error);
     if (!recorded) {
         m_status->setText(QString::fromStdString(error));
         return false;
@@ -463,6 +509,7 @@ void SweepPanel::setBusy(bool busy)
     m_run->setEnabled(!busy);
     m_cancel->setEnabled(busy);
     m_openRecorded->setEnabled(!busy);
+    m_openRecordedFile->setEnabled(!busy);
     for (QPushButton* button : m_presetButtons)
         button->setEnabled(!busy);
 }

@@ -76,8 +76,12 @@ public slots:
     /// Shows a sweep the result cache recorded (its hash or a unique prefix), from the cache alone:
     /// merged shards, MPI ranks, earlier sessions. False (the status says why) when there is none.
     bool openRecorded(const QString& hashOrPrefix);
+    /// The same from another result cache file (a merged one), opened only to read; never created.
+    bool openRecordedFrom(const QString& cacheFile, const QString& hashOrPrefix);
     /// Lists the cache's recorded sweeps to pick one from.
     void chooseRecorded();
+    /// Picks a cache file, then one of its sweeps.
+    void chooseRecordedFromFile();
 
 signals:
     void statusMessage(const QString& message);
@@ -110,6 +114,10 @@ private:
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QPushButton* m_openRecorded = nullptr;
+    QPushButton* m_openRecordedFile = nullptr;
+    bool showRecorded(elk::store::ResultStore& store, const QString& hashOrPrefix);
+    /// The chosen sweep's hash, or "" when none was chosen.
+    QString pickSweep(elk::store::ResultStore& store);
     elk::store::ResultStore* m_store = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_hint = nullptr; ///< shown instead of the plot until a sweep starts

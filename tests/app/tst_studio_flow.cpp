@@ -255,6 +255,13 @@ private slots:
         QCOMPARE(reopened->doneCount(), shown->doneCount());
         for (std::size_t p = 0; p < shown->points.size(); ++p)
             QCOMPARE(reopened->points[p].latencyMs, shown->points[p].latencyMs);
+        // From another cache file (here the app's own, by path): read, never created.
+        QVERIFY(panel->openRecordedFrom(QString::fromStdString(cache->path()),
+            QString::fromStdString(sweeps.front().sweepHash.substr(0, 12))));
+        QCOMPARE(panel->sweepView()->sweep()->doneCount(), shown->doneCount());
+        const QString missing = QDir::temp().filePath(QStringLiteral("elk-no-such-cache.sqlite"));
+        QVERIFY(!panel->openRecordedFrom(missing, QStringLiteral("abc")));
+        QVERIFY(!QFile::exists(missing));
     }
 
     void everyViewExports_data()
