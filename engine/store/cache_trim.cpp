@@ -19,16 +19,6 @@ namespace {
     constexpr std::size_t kUsageBatch = 256;
     constexpr int kMaxTrimRounds = 8;
 
-    std::string nowUtc()
-    {
-        const std::time_t now = std::time(nullptr);
-        std::tm utc {};
-        gmtime_r(&now, &utc);
-        char text[32];
-        std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-        return text;
-    }
-
     std::int64_t fileBytes(const std::string& path)
     {
         std::int64_t bytes = 0;
@@ -174,7 +164,7 @@ std::string regionUsageKey(const std::string& hardwareHash, const std::string& e
 
 void ResultStore::noteUseLocked(const char* kind, const std::string& key)
 {
-    m_usage[{ kind, key }] = nowUtc();
+    m_usage[{ kind, key }] = detail::utcNowText();
     if (m_usage.size() >= kUsageBatch)
         flushUsageLocked();
 }

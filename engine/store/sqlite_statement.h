@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ctime>
 #include <string>
 #include <string_view>
 
@@ -57,5 +58,16 @@ private:
     sqlite3_stmt* m_statement = nullptr;
     int m_prepareCode = SQLITE_OK;
 };
+
+/// The current UTC time as the cache stores it ("2026-12-02T20:49:33Z").
+inline std::string utcNowText()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc {};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
 
 } // namespace elk::store::detail

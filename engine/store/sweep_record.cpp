@@ -7,23 +7,8 @@
 #include "engine/store/result_store.h"
 #include "engine/store/sqlite_statement.h"
 
-#include <ctime>
 
 namespace elk::store {
-
-namespace {
-
-    std::string nowUtc()
-    {
-        const std::time_t now = std::time(nullptr);
-        std::tm utc {};
-        gmtime_r(&now, &utc);
-        char text[32];
-        std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-        return text;
-    }
-
-} // namespace
 
 bool ResultStore::saveSweep(const std::string& definitionJson, const std::string& title, std::int64_t gridPoints,
     const std::vector<SweepRecordPoint>& points, std::string* error)
@@ -39,7 +24,7 @@ bool ResultStore::saveSweep(const std::string& definitionJson, const std::string
             sweep.bind(1, hash);
             sweep.bind(2, definitionJson);
             sweep.bind(3, title);
-            sweep.bind(4, nowUtc());
+            sweep.bind(4, detail::utcNowText());
             sweep.bind(5, gridPoints);
             if (const int rc = sweep.step(); rc != SQLITE_DONE)
                 return rc;
