@@ -115,6 +115,10 @@ Commands:
                                    execute/preload time, HBM/NoC utilisation, TFLOPS,
                                    speedup over basic; --parity artifact: as the
                                    published Elk artifact computes it
+  explain MODEL --chip PRESET|FILE [run options] [--json OUT] [--cache PATH | --no-cache]
+                                   why not faster: per design the physical floor (HBM,
+                                   compute or the hottest link) and the measured losses
+                                   that add up to the simulated latency
   sweep MODEL --chip C --vary field=start:stop:step [--vary ...] [--preset NAME]
       [run options] [--parity artifact ...] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
       [--shard K/N]
@@ -181,6 +185,8 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runFitCost(rest, io);
         if (first == u"run"_s)
             return cli::runRun(rest, io);
+        if (first == u"explain"_s)
+            return cli::runExplain(rest, io);
         if (first == u"sweep"_s)
             return cli::runSweep(rest, io);
         if (first == u"hlo"_s)

@@ -34,6 +34,7 @@ int runWorkspace(const QStringList& args, Io io);
 int runInspect(const QStringList& args, Io io);
 int runFitCost(const QStringList& args, Io io);
 int runRun(const QStringList& args, Io io);
+int runExplain(const QStringList& args, Io io);
 int runSweep(const QStringList& args, Io io);
 int runHlo(const QStringList& args, Io io);
 int runValidate(const QStringList& args, Io io);

@@ -101,6 +101,11 @@ double IpuMk2CostModel::tileCycles(const model::TensorExpr& expr, std::span<cons
     return std::isnan(result) || result < 0 ? 0.0 : result;
 }
 
+double IpuMk2CostModel::peakFlopPerCycle(const model::TensorExpr& expr) const
+{
+    return ipuPeakFlopPerCycle(computeDType(expr)); // tileCycles() never beats it
+}
+
 double IpuMk2CostModel::partialSumCycles(std::int64_t outputElements, std::int64_t partials, model::DType dtype) const
 {
     if (partials < 2 || outputElements <= 0)

@@ -21,6 +21,7 @@ public:
     std::string version() const override;
     double tileCycles(const model::TensorExpr& expr, std::span<const std::int64_t> tileExtents) const override;
     double partialSumCycles(std::int64_t outputElements, std::int64_t partials, model::DType dtype) const override;
+    double peakFlopPerCycle(const model::TensorExpr& expr) const override;
 
 private:
     TransferCost m_transfer;

@@ -54,6 +54,11 @@ double RooflineCostModel::peakFlopPerCycle(model::DType dtype) const
     return peak > 0 ? peak : m_spec.peakFlopPerCycleFp16;
 }
 
+double RooflineCostModel::peakFlopPerCycle(const model::TensorExpr& expr) const
+{
+    return peakFlopPerCycle(computeDType(expr)); // the dtype tileCycles() prices
+}
+
 double RooflineCostModel::cycles(double flops, double bytes, model::DType dtype) const
 {
     const double compute = flops > 0 ? flops / peakFlopPerCycle(dtype) : 0.0;

@@ -22,6 +22,7 @@ public:
     /// else fp16; fp32 and i32 = fp32; f64 and i64 = fp32 / 2 (the chip files do not give an f64 peak;
     /// half the fp32 rate is our assumption). A zero peak falls back to fp16.
     double peakFlopPerCycle(model::DType dtype) const;
+    double peakFlopPerCycle(const model::TensorExpr& expr) const override;
 
 private:
     double cycles(double flops, double bytes, model::DType dtype) const;

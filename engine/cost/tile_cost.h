@@ -59,6 +59,15 @@ public:
     /// Cycles for one core to add up `partials` partial results of `outputElements` elements each
     /// (the final reduction when a reduction dimension is split across cores), `partials` >= 2.
     virtual double partialSumCycles(std::int64_t outputElements, std::int64_t partials, model::DType dtype) const = 0;
+
+    /// The peak FLOP per cycle per core this model never beats for `expr`'s compute dtype: what the
+    /// compute floor of the bound-gap waterfall divides by. 0: the model states no peak (a fitted
+    /// model can predict any speed), so no compute floor is claimed.
+    virtual double peakFlopPerCycle(const model::TensorExpr& expr) const
+    {
+        (void)expr;
+        return 0;
+    }
 };
 
 struct TileCostModelResult {

@@ -310,6 +310,7 @@ CompileResult compileLoadedModel(
         const auto planSet = std::uint32_t(compiled->plans.size());
         compiled->variants[i].push_back(SplitVariant { split, planSet });
         compiled->planInputs.push_back(split.parts > 1 ? partOf(inputs[i], split) : inputs[i]);
+        compiled->peakFlopPerCyclePerCore.push_back(costModel.model->peakFlopPerCycle(compiled->planInputs.back().expr));
         compiled->plans.push_back(std::move(plans));
     };
     if (cached != nullptr && tablesFit(inputs, *cached)) {
@@ -504,6 +505,8 @@ namespace {
                     step.name += " [part " + std::to_string(k + 1) + "/" + std::to_string(parts) + "]";
                 step.planSet = variant.planSet;
                 step.flops = model::flopCount(graph.exprOf(op)) / parts;
+                if (const double peak = compiled.peakFlopPerCyclePerCore[variant.planSet]; peak > 0)
+                    step.peakComputeCycles = double(step.flops) / (double(cores) * peak);
                 step.reservedBytesPerCore = inputs.reservedBytesPerCore[s] + k * partOutputBytesPerCore;
                 step.graphStep = int(s);
                 step.part = k;

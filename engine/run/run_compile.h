@@ -67,6 +67,8 @@ struct CompiledModel {
     StepInputs steps; ///< by graph step (unsplit)
     std::vector<partition::OpPlans> plans; ///< by plan set
     std::vector<partition::PartitionInput> planInputs; ///< by plan set: the searched (part) expression
+    /// By plan set: the tile cost model's peak FLOP/cycle per core for its dtype (0: none stated).
+    std::vector<double> peakFlopPerCyclePerCore;
     /// By distinct input: its variants, ascending parts; variants[i][0] is the smallest split that fits
     /// (the whole operator unless it does not fit the SRAM at all).
     std::vector<std::vector<SplitVariant>> variants;

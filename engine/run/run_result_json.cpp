@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/run/run_compile.h"
 
+#include "engine/run/bound_gap_json.h"
+
 #include "engine/chip/chip_spec_json.h"
 #include "engine/core/version.h"
 
@@ -98,6 +100,7 @@ namespace {
         if (basic && basic->simulated && simulated.latencyCycles > 0)
             out["speedup_vs_basic"] = basic->simulated->latencyCycles / simulated.latencyCycles;
         out["max_link_utilization"] = simulated.maxLinkUtilization;
+        out["bound_gap"] = detail::waterfallJson(waterfallOf(simulated, run.design));
         out["analytic"] = ordered_json { { "execute_ms", milliseconds(m.executeCycles, clock) },
             { "preload_ms", milliseconds(m.preloadCycles, clock) }, { "hbm_utilization", m.hbmUtilization },
             { "noc_utilization", m.nocUtilization },

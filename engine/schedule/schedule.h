@@ -25,6 +25,9 @@ struct Step {
     std::string name; ///< the graph op's name (for traces and errors)
     std::uint32_t planSet = 0; ///< index into ScheduleProblem::planSets; equal indices = one shared search
     std::int64_t flops = 0; ///< of this op (metrics only)
+    /// flops ÷ (cores × the tile cost model's peak FLOP/cycle per core for its dtype): its share of the
+    /// compute floor (bound-gap waterfall); 0 when the cost model states no peak.
+    double peakComputeCycles = 0;
     /// SRAM per core held during this step by activations that live across it (produced earlier,
     /// read later) and are not its operands: unavailable to execute and preload space.
     std::int64_t reservedBytesPerCore = 0;

@@ -4,6 +4,7 @@
 
 #include "engine/schedule/schedule.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,6 +65,52 @@ struct CounterSample {
     double value = 0;
 };
 
+/// The physical floor a run cannot beat (bound-gap waterfall).
+enum class FloorKind : std::uint8_t {
+    Hbm, ///< HBM bytes ÷ the bandwidth of all stacks
+    Compute, ///< Σ FLOPs ÷ (cores × peak FLOP/cycle per core of each op's dtype)
+    Link, ///< the hottest on-chip or inter-chip link's bytes ÷ its capacity
+};
+const char* toString(FloorKind kind); ///< "hbm" "compute" "link"
+
+/// Why the floor resource was not fully used during a stretch of the run. Each simulated segment
+/// (constant rates) gets exactly one cause from the state of the two pipes (gap_causes in bound_gap.cpp).
+enum class GapCause : std::uint8_t {
+    SramFullWait, ///< the next preload was held back: SRAM full until earlier executions end
+    DependencyWait, ///< execution idle, waiting for an operator's preload to arrive
+    InterconnectContention, ///< a transfer ran below its solo rate: it shared links with the other pipe
+    SramPortContention, ///< compute slowed by preload writes into the same SRAM ports
+    Warmup, ///< execution distributing data (distribute_data) before compute
+    Shift, ///< execution rotating operands between cores
+    Reduction, ///< execution reducing partial sums
+    PreloadPath, ///< a preload below the floor's rate: HBM latency, syncs, or a slower link on its route
+    ComputeBound, ///< the floor resource idle while an execution computes (nothing left to load, or not its work)
+    ComputeEfficiency, ///< compute below peak FLOP/cycle (tile shapes, per-op overhead)
+};
+inline constexpr int kGapCauseCount = 10;
+const char* toString(GapCause cause); ///< "sram-full-wait" "dependency-wait" … (kebab case)
+const char* describe(GapCause cause); ///< a short label for plots and tables
+
+/// One named loss of the waterfall.
+struct GapPart {
+    double lossCycles = 0; ///< Σ over its segments of length × (1 − floor resource's utilisation)
+    double durationCycles = 0; ///< Σ of its segments' lengths
+    /// Where the loss happens (merged segments that lose anything), ascending: what the Gantt highlights.
+    std::vector<schedule::Interval> intervals;
+};
+
+/// Floor plus named losses: floorCycles + Σ parts[c].lossCycles = latencyCycles (to rounding). The
+/// losses are measured during the simulation against the floor resource, never fitted afterwards.
+struct BoundGap {
+    FloorKind floorKind = FloorKind::Hbm;
+    std::string floorResource; ///< "HBM (4 stacks)", "compute (peak 128 FLOP/cycle/core)", a link name
+    double floorCycles = 0; ///< max of the three candidates below
+    double hbmFloorCycles = 0;
+    double computeFloorCycles = 0; ///< 0: the tile cost model states no peak
+    double linkFloorCycles = 0;
+    std::array<GapPart, kGapCauseCount> parts;
+};
+
 /// Raw metrics (elk-design.md §7). Times in cycles of the chip clock.
 struct SimResult {
     double clockHz = 0;
@@ -98,6 +145,8 @@ struct SimResult {
     double preloadOnlyCycles = 0;
     double executeOnlyCycles = 0;
     double interconnectStallCycles = 0; ///< Σ executeStallCycles (link and SRAM port contention; part of the execute time above)
+
+    BoundGap boundGap;
 
     std::int64_t events = 0; ///< events processed (for the benchmark)
 };

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/sim/simulator.h"
 
+#include "engine/sim/bound_gap.h"
 #include "engine/sim/fair_share.h"
 #include "engine/sim/sim_metrics.h"
 #include "engine/sim/sim_steps.h"
@@ -29,6 +30,10 @@ namespace {
         double rate = 0;
         double startCycles = 0;
         bool transferring() const { return active && fixedLeft <= 0 && vector >= 0 && fractionLeft > 0; }
+        detail::PipeState state() const
+        {
+            return { active, transferring(), step, stage, vector, rate, soloRate, fixedSpeed };
+        }
         double timeLeft() const { return fixedLeft > 0 ? fixedLeft / fixedSpeed : (vector >= 0 && fractionLeft > 0 ? fractionLeft / rate : 0.0); }
         void load(const StageSpec& spec, double extraFixed)
         {
@@ -132,7 +137,9 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
     result.steps.resize(n);
     result.preloadOrder = preloadSteps;
     detail::MetricsRecorder recorder(topology, traffic, problem, plans, result);
+    detail::BoundGapRecorder gap(topology, traffic, problem, plans, program.design == schedule::Design::Ideal);
     std::vector<char> preloadDone(n, 0), preloadStarted(n, 0);
+    std::vector<char> preloadHeld(n, 0); ///< started after the preload pipe idled: held until executions ended
     for (std::size_t i = 0; i < n; ++i)
         preloadDone[i] = hasPreload[i] ? 0 : 1;
 
@@ -197,6 +204,7 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
                 pre.active = true;
                 pre.step = step;
                 const bool idle = now > lastPreloadEnd + 1e-9 * std::max(1.0, now);
+                preloadHeld[static_cast<std::size_t>(step)] = now > std::max(lastPreloadEnd, 0.0) + 1e-9 * std::max(1.0, now);
                 const double latency = idle ? hbmLatency
                         + (topology.mesh() ? traffic.vector(plan.preload.vector).maxHops * double(chip.interconnect.hopLatencyCycles) : 0.0)
                                             : 0.0;
@@ -277,6 +285,9 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
         }
         dt = std::max(dt, 0.0);
         recorder.segment(now, dt, pre.active, exe.active, transferring, count);
+        const bool awaitedHeld = !exe.active && pre.active && nextExecute < executeSteps.size()
+            && pre.step == executeSteps[nextExecute] && preloadHeld[static_cast<std::size_t>(pre.step)];
+        gap.segment(now, dt, pre.state(), exe.state(), nextPreload < preloadSteps.size(), awaitedHeld);
         const double end = now + dt;
         for (Slot* slot : { &pre, &exe }) {
             if (!slot->active)
@@ -315,6 +326,7 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
     }
     result.latencyCycles = now;
     recorder.finish(now, options);
+    result.boundGap = gap.finish();
     out.result = std::move(result);
     return out;
 }

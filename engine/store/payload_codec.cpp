@@ -21,11 +21,11 @@ namespace {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
     static_assert(sizeof(partition::Plan) == 48 && sizeof(partition::PlanCost) == 56);
     static_assert(sizeof(partition::PreloadEntry) == 40 && sizeof(partition::OpPlans) == 112);
-    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 704);
+    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 1176);
     static_assert(sizeof(schedule::StepSchedule) == 104 && sizeof(schedule::Schedule) == 168);
     static_assert(sizeof(schedule::ScheduleMetrics) == 96 && sizeof(schedule::Interval) == 16);
     static_assert(sizeof(sim::StepTrace) == 144 && sizeof(sim::LinkInfo) == 72);
-    static_assert(sizeof(sim::CounterSample) == 16 && sizeof(sim::SimResult) == 368);
+    static_assert(sizeof(sim::CounterSample) == 16 && sizeof(sim::SimResult) == 840);
 #endif
 
     constexpr char kMagic[4] = { 'E', 'L', 'K', 'P' };
@@ -582,6 +582,37 @@ namespace {
         });
     }
 
+    void writeBoundGap(Writer& w, const sim::BoundGap& g)
+    {
+        w.u8(std::uint8_t(g.floorKind));
+        w.text(g.floorResource);
+        for (double v : { g.floorCycles, g.hbmFloorCycles, g.computeFloorCycles, g.linkFloorCycles })
+            w.f64(v);
+        for (const sim::GapPart& part : g.parts) {
+            w.f64(part.lossCycles);
+            w.f64(part.durationCycles);
+            w.list(part.intervals, [&](const schedule::Interval& i) { w.interval(i); });
+        }
+    }
+
+    sim::BoundGap readBoundGap(Reader& r)
+    {
+        sim::BoundGap g;
+        const std::uint8_t kind = r.u8();
+        if (kind > std::uint8_t(sim::FloorKind::Link))
+            throw DecodeError("unknown floor kind");
+        g.floorKind = sim::FloorKind(kind);
+        g.floorResource = r.text();
+        for (double* v : { &g.floorCycles, &g.hbmFloorCycles, &g.computeFloorCycles, &g.linkFloorCycles })
+            *v = r.f64();
+        for (sim::GapPart& part : g.parts) {
+            part.lossCycles = r.f64();
+            part.durationCycles = r.f64();
+            part.intervals = r.list<schedule::Interval>(16, [&] { return r.interval(); });
+        }
+        return g;
+    }
+
     void writeSim(Writer& w, const sim::SimResult& s, bool withDetail)
     {
         static const std::vector<sim::CounterSample> noCurve;
@@ -636,6 +667,7 @@ namespace {
         w.f64(s.preloadOnlyCycles);
         w.f64(s.executeOnlyCycles);
         w.f64(s.interconnectStallCycles);
+        writeBoundGap(w, s.boundGap);
         w.i64(s.events);
     }
 
@@ -690,6 +722,7 @@ namespace {
         s.preloadOnlyCycles = r.f64();
         s.executeOnlyCycles = r.f64();
         s.interconnectStallCycles = r.f64();
+        s.boundGap = readBoundGap(r);
         s.events = r.i64();
         return s;
     }

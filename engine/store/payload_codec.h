@@ -14,7 +14,7 @@
 namespace elk::store::detail {
 
 /// Bumped whenever the encoding changes: older payloads then decode as nothing (a cache miss).
-inline constexpr int kPayloadFormat = 2;
+inline constexpr int kPayloadFormat = 3;
 
 std::string encodePartitionTables(const run::PartitionTables& tables);
 /// Nothing when the payload is truncated, garbled, of another kind or of another format version.

@@ -1,0 +1,130 @@
+// SPDX-FileCopyrightText: 2026 Elk Studio contributors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// elk explain MODEL --chip PRESET|FILE [run options] [--json OUT] [--cache PATH | --no-cache]
+// The bound-gap waterfall of every design: the physical floor, then the named losses to the latency.
+#include <cmath>
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTextStream>
+
+#include "app/cli/cli_commands.h"
+#include "app/cli/cli_internal.h"
+#include "app/cli/cli_run_request.h"
+#include "engine/run/explain.h"
+#include "engine/store/result_store.h"
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace elk::app::cli {
+
+namespace {
+
+    QString fixed(double value, int decimals)
+    {
+        return QString::number(value, 'f', decimals);
+    }
+
+    void printWaterfalls(const run::RunResult& result, const store::CacheOutcome& outcome, double seconds, Io io)
+    {
+        io.out << "Bound-gap waterfall: " << QString::fromStdString(result.compiled->model.graph.name()) << " on "
+               << chipSummary(result.spec.chip) << "\n"
+               << "floor = the largest of HBM bytes ÷ HBM bandwidth, FLOPs ÷ peak, the hottest link's bytes ÷ its "
+                  "bandwidth;\nlosses = time the floor resource was not fully used, by cause, measured in the "
+                  "simulation\n";
+        for (const run::DesignRun& run : result.designs) {
+            const QString name = QString::fromLatin1(schedule::toString(run.design));
+            if (!run.simulated) {
+                io.out << "\n" << name << ": no schedule: " << QString::fromStdString(run.error) << "\n";
+                continue;
+            }
+            const run::Waterfall w = run::waterfallOf(*run.simulated, run.design);
+            io.out << "\n"
+                   << name << ": " << fixed(w.latencyMs, 3) << " ms  (floor " << fixed(w.floorMs / w.latencyMs * 100, 1)
+                   << " % of it)\n";
+            io.out << u"  %1 %2   %3\n"_s.arg(u"floor: "_s + QString::fromLatin1(sim::toString(w.floorKind)), -44)
+                          .arg(fixed(w.floorMs, 3), 10)
+                          .arg(QString::fromStdString(w.floorResource));
+            for (const run::WaterfallLoss& loss : w.losses) {
+                if (std::abs(loss.ms) < 5e-4 && loss.ms <= 0.0005 * w.latencyMs)
+                    continue;
+                io.out << u"  + %1 %2   %3 % of latency, over %4 ms\n"_s.arg(QString::fromLatin1(sim::describe(loss.cause)), -42)
+                              .arg(fixed(loss.ms, 3), 10)
+                              .arg(fixed(loss.ms / w.latencyMs * 100, 1), 5)
+                              .arg(fixed(loss.durationMs, 3));
+            }
+            io.out << u"  = %1 %2   (candidates: HBM %3, compute %4, link %5 ms)\n"_s.arg(u"sum"_s, -42)
+                          .arg(fixed(w.sumMs(), 3), 10)
+                          .arg(fixed(w.hbmFloorMs, 3))
+                          .arg(w.computeFloorMs > 0 ? fixed(w.computeFloorMs, 3) : u"n/a"_s)
+                          .arg(fixed(w.linkFloorMs, 3));
+        }
+        io.out << "\n"
+               << (outcome.runHit ? "served from the result cache" : "computed") << " in " << fixed(seconds, 3)
+               << " s\n";
+    }
+
+} // namespace
+
+int runExplain(const QStringList& args, Io io)
+{
+    const QString command = args.value(0);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Why not faster: for each design, the physical floor (the largest of HBM bytes ÷ HBM bandwidth, FLOPs ÷ "
+        "peak, and the hottest link's bytes ÷ its bandwidth, saying which) and the losses that take the simulated "
+        "latency there (SRAM-full preload waits, dependency waits, interconnect and SRAM-port contention, warm-up, "
+        "shifts, reduction, the preload path, the floor resource idle while computing, compute below peak). The "
+        "parts are measured in the simulation and add up to its latency."_s);
+    parser.addPositionalArgument(u"MODEL"_s,
+        u"A model file (.onnx, .elk.json, einstein_v2 .json) or a bundled model: llama2-13b, llama2-70b, "
+        "opt-30b, gemma2-27b, dit-xl."_s);
+    const RunRequestOptions runOptions(SeqMeaning::Context);
+    runOptions.addTo(parser);
+    const QCommandLineOption json(u"json"_s, u"Write the waterfalls as JSON to OUT ('-' for stdout)."_s, u"OUT"_s);
+    const QCommandLineOption cache(u"cache"_s, u"The result cache file (default: the user cache)."_s, u"PATH"_s);
+    const QCommandLineOption noCache(u"no-cache"_s, u"Neither read nor write the result cache."_s);
+    parser.addOptions({ json, cache, noCache });
+    int exitCode = 0;
+    if (!parseOrExplain(parser, args, command, io, exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return usageError(command, positional.isEmpty() ? u"no MODEL given"_s : u"expected exactly one MODEL"_s, io);
+    if (!parser.isSet(runOptions.chip()))
+        return usageError(command, u"--chip PRESET|FILE is required"_s, io);
+    QStringList problems;
+    run::RunRequest request = runOptions.read(parser, problems);
+    request.modelPath = positional.first().toStdString();
+    for (const QString& problem : problems)
+        io.err << command << ": " << problem << "\n";
+    if (!problems.isEmpty())
+        return int(ExitCode::BadInput);
+    const run::RunSpecResult resolved = run::resolveRunSpec(request);
+    for (const chip::FieldError& error : resolved.errors)
+        io.err << command << ": " << QString::fromStdString(error.field) << ": "
+               << QString::fromStdString(error.message) << "\n";
+    if (!resolved.ok())
+        return int(ExitCode::BadInput);
+
+    QElapsedTimer timer;
+    timer.start();
+    const std::unique_ptr<store::ResultStore> resultStore = openCache(parser.isSet(noCache), parser.value(cache), command, io);
+    NullRunControl control;
+    store::CacheOutcome outcome;
+    const run::RunResult result = store::runCached(resolved.spec, resultStore.get(), control, 0, nullptr, true, &outcome);
+    for (const std::string& error : result.errors)
+        io.err << command << ": " << QString::fromStdString(error) << "\n";
+    if (!result.ok())
+        return int(ExitCode::BadInput);
+    const bool jsonToStdout = parser.isSet(json) && parser.value(json) == u"-"_s;
+    if (parser.isSet(json) && !jsonToStdout && !writeFile(parser.value(json), run::explainJson(result), command, io))
+        return int(ExitCode::BadInput);
+    if (jsonToStdout)
+        io.out << QString::fromStdString(run::explainJson(result));
+    else
+        printWaterfalls(result, outcome, double(timer.nsecsElapsed()) * 1e-9, io);
+    return int(ExitCode::Ok);
+}
+
+} // namespace elk::app::cli
