@@ -66,17 +66,21 @@ namespace detail {
 
 std::string explainJson(const RunResult& result)
 {
+    return explainJson(result.spec, result.designs);
+}
+
+std::string explainJson(const RunSpec& spec, const std::vector<DesignRun>& runs)
+{
     using nlohmann::ordered_json;
     ordered_json out;
     out["engine_version"] = kEngineVersion;
-    out["run_spec_sha256"] = runSpecHash(result.spec);
-    if (result.compiled)
-        out["model"] = result.compiled->model.graph.name();
-    out["chip"] = result.spec.chip.name;
-    out["step"] = ordered_json { { "phase", toString(result.spec.phase) }, { "batch", result.spec.batch },
-        { "seq_len", result.spec.seqLen }, { "kv_len", result.spec.kvLen } };
+    out["run_spec_sha256"] = runSpecHash(spec);
+    out["model"] = spec.model.path;
+    out["chip"] = spec.chip.name;
+    out["step"] = ordered_json { { "phase", toString(spec.phase) }, { "batch", spec.batch },
+        { "seq_len", spec.seqLen }, { "kv_len", spec.kvLen } };
     ordered_json designs = ordered_json::array();
-    for (const DesignRun& run : result.designs) {
+    for (const DesignRun& run : runs) {
         ordered_json design { { "design", schedule::toString(run.design) } };
         if (!run.simulated) {
             design["error"] = run.error;

@@ -35,5 +35,8 @@ std::vector<Waterfall> waterfallsOf(const RunResult& result);
 /// `elk explain --json`: model, step, chip name, and per design its latency, floor (with the three
 /// candidates) and losses.
 std::string explainJson(const RunResult& result);
+/// The same from designs alone (a result-cache hit needs no compiled model); "model" is the spec's
+/// model reference.
+std::string explainJson(const RunSpec& spec, const std::vector<DesignRun>& designs);
 
 } // namespace elk::run

@@ -61,28 +61,35 @@ BoundGapRecorder::BoundGapRecorder(const Topology& topology, const TrafficBuilde
     , m_bytesOnLink(std::size_t(traffic.count()), -1.0)
 {
     const std::vector<LinkInfo>& links = topology.links();
-    // What the run must move: every phase vector is delivered exactly once.
-    std::vector<double> preloadBytes(links.size(), 0.0), executeBytes(links.size(), 0.0);
-    double hbmBytes = 0;
-    const auto add = [&](int vector, std::vector<double>& perLink) {
-        if (vector < 0)
-            return;
-        const PhaseVector& v = traffic.vector(vector);
-        hbmBytes += v.hbmBytes;
-        for (std::size_t k = 0; k < v.links.size(); ++k)
-            perLink[v.links[k]] += v.bytes[k];
-    };
+    // What the run must move: every phase vector is delivered exactly once. Layers repeat, so count
+    // the uses of each distinct vector first and walk its links once.
+    std::vector<double> preloadUses(std::size_t(traffic.count()), 0.0), executeUses(std::size_t(traffic.count()), 0.0);
     m_computeWork.assign(plans.size(), 0.0);
     double computeFloor = 0;
     for (std::size_t i = 0; i < plans.size(); ++i) {
-        add(plans[i].preload.vector, preloadBytes);
+        if (plans[i].preload.vector >= 0)
+            preloadUses[std::size_t(plans[i].preload.vector)] += 1;
         for (const StageSpec& stage : plans[i].stages)
-            add(stage.vector, executeBytes);
+            if (stage.vector >= 0)
+                executeUses[std::size_t(stage.vector)] += 1;
         // A cost model never prices an op below its peak; the clamp keeps u ≤ 1 if one did.
         const double computeCycles = plans[i].stages[Compute].fixedCycles;
         const double peakCycles = std::min(problem.steps[i].peakComputeCycles, computeCycles);
         computeFloor += peakCycles;
         m_computeWork[i] = computeCycles > 0 ? peakCycles / computeCycles : 0.0;
+    }
+    std::vector<double> preloadBytes(links.size(), 0.0), executeBytes(links.size(), 0.0);
+    double hbmBytes = 0;
+    for (int id = 0; id < traffic.count(); ++id) {
+        const PhaseVector& v = traffic.vector(id);
+        for (auto [uses, perLink] : { std::pair { preloadUses[std::size_t(id)], &preloadBytes },
+                 std::pair { executeUses[std::size_t(id)], &executeBytes } }) {
+            if (uses == 0)
+                continue;
+            hbmBytes += uses * v.hbmBytes;
+            for (std::size_t k = 0; k < v.links.size(); ++k)
+                (*perLink)[v.links[k]] += uses * v.bytes[k];
+        }
     }
     double hbmCapacity = 0;
     int stacks = 0;
