@@ -9,6 +9,7 @@
 #include "widgets/plots/paper_figure_view.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
+#include "widgets/plots/waterfall_view.h"
 #include "widgets/timeline/bandwidth_view.h"
 #include "widgets/timeline/gantt_view.h"
 #include "widgets/timeline/link_heatmap_view.h"
@@ -19,7 +20,7 @@ namespace elk::app {
 
 QStringList figureKinds()
 {
-    return { u"designs"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s,
+    return { u"designs"_s, u"waterfall"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s,
         u"hlo-timeline"_s, u"hlo-roofline"_s };
 }
 
@@ -28,6 +29,8 @@ std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
     std::unique_ptr<widgets::PlotView> view;
     if (kind == u"designs"_s)
         view = std::make_unique<widgets::DesignsView>();
+    else if (kind == u"waterfall"_s)
+        view = std::make_unique<widgets::WaterfallView>();
     else if (kind == u"pareto"_s)
         view = std::make_unique<widgets::ParetoView>();
     else if (kind == u"gantt"_s)

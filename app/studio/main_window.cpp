@@ -196,6 +196,7 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     });
     connect(m_progress, &RunProgress::cancelRequested, this, &MainWindow::cancelRun);
     connect(m_views, &RunViews::stepSelected, this, &MainWindow::onStepSelected);
+    connect(m_views, &RunViews::designPicked, m_designBox, &QComboBox::setCurrentIndex);
     connect(m_history, &HistoryDock::reopenRequested, this, &MainWindow::reopenRun);
     connect(m_sweepPanel, &SweepPanel::statusMessage, this, [this](const QString& m) { showStatus(m); });
     m_sweepPanel->setBaseProvider([this] {

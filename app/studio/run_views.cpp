@@ -15,6 +15,7 @@
 #include "widgets/plots/paper_figure_view.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
+#include "widgets/plots/waterfall_view.h"
 #include "widgets/timeline/bandwidth_view.h"
 #include "widgets/timeline/gantt_view.h"
 #include "widgets/timeline/link_heatmap_view.h"
@@ -33,6 +34,7 @@ const QStringList& RunViews::tabKinds()
 RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, PaperPage* paperPage, QWidget* parent)
     : QTabWidget(parent)
     , m_designs(new elk::widgets::DesignsView)
+    , m_waterfall(new elk::widgets::WaterfallView)
     , m_pareto(new elk::widgets::ParetoView)
     , m_gantt(new elk::widgets::GanttView)
     , m_bandwidth(new elk::widgets::BandwidthView)
@@ -52,8 +54,15 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     timeline->setStretchFactor(1, 2);
     elk::widgets::shareTimeAxis(m_gantt, m_bandwidth);
 
+    auto* designs = new QSplitter(Qt::Vertical);
+    designs->setObjectName(QStringLiteral("designsSplitter"));
+    designs->addWidget(m_designs);
+    designs->addWidget(m_waterfall);
+    designs->setStretchFactor(0, 3);
+    designs->setStretchFactor(1, 2);
+
     addTab(chipPage, tr("Chip"));
-    addTab(m_designs, tr("Designs"));
+    addTab(designs, tr("Designs"));
     addTab(m_pareto, tr("Pareto"));
     addTab(timeline, tr("Timeline"));
     addTab(m_links, tr("Links"));
@@ -61,7 +70,8 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     addTab(m_classroom, tr("Classroom"));
     addTab(m_hloPage, tr("StableHLO"));
     addTab(m_paperPage, tr("Paper"));
-    setTabToolTip(1, tr("Latency, breakdown and utilisation of every design"));
+    setTabToolTip(1, tr("Latency, breakdown and utilisation of every design; below, the bound-gap waterfall "
+                        "(click a part: the timeline shades where it happens)"));
     setTabToolTip(2, tr("Execute-state points and Pareto front of the selected op, and what each design chose"));
     setTabToolTip(3, tr("Simulated preload and execute lanes over time, with HBM, NoC and SRAM below"));
     setTabToolTip(4, tr("Utilisation of every link (mesh) or core port (all-to-all) over time"));
@@ -72,11 +82,37 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
 
     for (elk::widgets::PlotView* view : runViews())
         connect(view, &elk::widgets::PlotView::stepSelected, this, &RunViews::onViewStepSelected);
+    connect(m_waterfall, &elk::widgets::WaterfallView::partSelected, this, &RunViews::onWaterfallPart);
+}
+
+void RunViews::onWaterfallPart(int designIndex, int cause)
+{
+    if (!m_run || designIndex < 0 || designIndex >= int(m_run->designs.size()))
+        return;
+    const elk::run::DesignRun& design = m_run->designs[std::size_t(designIndex)];
+    if (!design.simulated)
+        return;
+    emit designPicked(designIndex);
+    if (m_designIndex != designIndex)
+        setDesignIndex(designIndex);
+    const elk::sim::SimResult& simulated = *design.simulated;
+    const QString name = QString::fromLatin1(elk::schedule::toString(design.design));
+    if (cause < 0 || cause >= elk::sim::kGapCauseCount) {
+        m_gantt->setHighlight({}, {});
+    } else {
+        const elk::sim::GapPart& part = simulated.boundGap.parts[std::size_t(cause)];
+        const double msPerCycle = 1e3 / simulated.clockHz;
+        m_gantt->setHighlight(part.intervals,
+            tr("%1 — %2: %3 ms lost over %4 ms").arg(name, QString::fromLatin1(elk::sim::describe(elk::sim::GapCause(cause))))
+                .arg(part.lossCycles * msPerCycle, 0, 'f', 3)
+                .arg(part.durationCycles * msPerCycle, 0, 'f', 3));
+    }
+    setCurrentKind(QStringLiteral("gantt"));
 }
 
 std::vector<elk::widgets::PlotView*> RunViews::runViews() const
 {
-    return { m_designs, m_pareto, m_gantt, m_bandwidth, m_links, m_classroom };
+    return { m_designs, m_waterfall, m_pareto, m_gantt, m_bandwidth, m_links, m_classroom };
 }
 
 std::vector<elk::widgets::PlotView*> RunViews::plotViews() const
@@ -175,7 +211,7 @@ elk::widgets::PlotView* RunViews::currentPlotView() const
 {
     const QString kind = currentKind();
     if (kind == QLatin1String("designs"))
-        return m_designs;
+        return m_waterfall->hasFocus() ? static_cast<elk::widgets::PlotView*>(m_waterfall) : m_designs;
     if (kind == QLatin1String("pareto"))
         return m_pareto;
     if (kind == QLatin1String("gantt"))

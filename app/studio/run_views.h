@@ -17,6 +17,7 @@ class DesignsView;
 class GanttView;
 class LinkHeatmapView;
 class ParetoView;
+class WaterfallView;
 }
 
 namespace elk::app {
@@ -62,6 +63,7 @@ public:
     int indexOfKind(const QString& kind) const;
 
     elk::widgets::DesignsView* designsView() const { return m_designs; }
+    elk::widgets::WaterfallView* waterfallView() const { return m_waterfall; }
     elk::widgets::ParetoView* paretoView() const { return m_pareto; }
     elk::widgets::GanttView* ganttView() const { return m_gantt; }
     elk::widgets::BandwidthView* bandwidthView() const { return m_bandwidth; }
@@ -74,13 +76,18 @@ public:
 signals:
     /// The user picked a step in one of the views (already shown by all of them).
     void stepSelected(int step);
+    /// The user picked a design in a view (a waterfall part): the app's design selector follows.
+    void designPicked(int index);
 
 private:
+    /// A waterfall part clicked: that design's Gantt chart, its intervals shaded.
+    void onWaterfallPart(int designIndex, int cause);
     void onViewStepSelected(int step);
     void updateClassroomPair();
     void updateTogether(const std::function<void()>& update);
 
     elk::widgets::DesignsView* m_designs = nullptr;
+    elk::widgets::WaterfallView* m_waterfall = nullptr;
     elk::widgets::ParetoView* m_pareto = nullptr;
     elk::widgets::GanttView* m_gantt = nullptr;
     elk::widgets::BandwidthView* m_bandwidth = nullptr;

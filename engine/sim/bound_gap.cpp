@@ -30,12 +30,12 @@ namespace {
         { "dependency-wait", "waiting for a preload" },
         { "interconnect-contention", "interconnect contention" },
         { "sram-port-contention", "SRAM-port contention" },
-        { "warmup", "warm-up (distribute data)" },
+        { "warmup", "warm-up" },
         { "shift", "rotation shifts" },
         { "reduction", "reduction" },
-        { "preload-path", "preload path (HBM latency, syncs, route)" },
-        { "compute-bound", "floor resource idle while computing" },
-        { "compute-efficiency", "compute below peak (tile shapes)" },
+        { "preload-path", "preload path" },
+        { "compute-bound", "floor idle, computing" },
+        { "compute-efficiency", "compute below peak" },
     };
 } // namespace
 

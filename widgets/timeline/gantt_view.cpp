@@ -110,6 +110,7 @@ void GanttView::rebuild()
     if (runKey != m_shownRun || m_designIndex != m_shownDesign) {
         m_shownRun = runKey;
         m_shownDesign = m_designIndex;
+        clearHighlight();
         m_data = std::make_shared<GanttData>();
         if (m_run && !m_run->designs.empty()) {
             const int design = std::clamp(m_designIndex, 0, int(m_run->designs.size()) - 1);
@@ -135,6 +136,58 @@ void GanttView::rebuild()
         }
     }
     plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void GanttView::clearHighlight()
+{
+    for (QCPAbstractItem* item : m_highlightItems)
+        plot()->removeItem(item);
+    m_highlightItems.clear();
+    m_highlightSpans = 0;
+    m_highlightLabel.clear();
+}
+
+void GanttView::setHighlight(const std::vector<schedule::Interval>& intervals, const QString& label)
+{
+    clearHighlight();
+    QCustomPlot* p = plot();
+    if (!hasData() || intervals.empty()) {
+        p->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    // Thousands of short stretches (one per layer) merge where a screen could not tell them apart.
+    const double span = std::max(1.0, m_data->latencyCycles);
+    const double joinCycles = span / 4000.0;
+    std::vector<schedule::Interval> merged;
+    for (const schedule::Interval& i : intervals) {
+        if (!merged.empty() && i.startCycles - merged.back().endCycles <= joinCycles)
+            merged.back().endCycles = std::max(merged.back().endCycles, i.endCycles);
+        else
+            merged.push_back(i);
+    }
+    const QColor fill(0xF0, 0xB0, 0x00, 70);
+    for (const schedule::Interval& i : merged) {
+        auto* rect = new QCPItemRect(p);
+        rect->setLayer(QStringLiteral("grid")); // under the bars
+        rect->setClipToAxisRect(true);
+        rect->topLeft->setCoords(i.startCycles, GanttPlottable::kValueUpper);
+        rect->bottomRight->setCoords(std::max(i.endCycles, i.startCycles + joinCycles * 0.25), GanttPlottable::kValueLower);
+        rect->setPen(QPen(QColor(0xC0, 0x80, 0x00, 160), 0));
+        rect->setBrush(fill);
+        m_highlightItems.push_back(rect);
+    }
+    m_highlightSpans = int(merged.size());
+    m_highlightLabel = label;
+    auto* text = new QCPItemText(p);
+    text->setClipToAxisRect(true);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.005, 0.01);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    text->setBrush(QColor(255, 255, 255, 220));
+    text->setPadding(QMargins(3, 1, 3, 1));
+    text->setText(label);
+    m_highlightItems.push_back(text);
+    p->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void GanttView::rebuildLegend()

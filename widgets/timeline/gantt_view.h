@@ -3,14 +3,17 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include <QPoint>
 #include <QPointF>
 
 #include "widgets/plots/plot_view.h"
+#include "engine/schedule/schedule.h"
 #include "widgets/timeline/gantt_data.h"
 
 class QCPBars;
+class QCPAbstractItem;
 
 namespace elk::widgets {
 
@@ -49,6 +52,13 @@ public:
     int plotLeftMargin() const;
     void setMinimumLeftMargin(int pixels);
 
+    /// Shades `intervals` (cycles) across every lane, with `label` above them: e.g. the stretches that
+    /// make one part of the bound-gap waterfall. Empty clears; a new run or design clears it too.
+    void setHighlight(const std::vector<elk::schedule::Interval>& intervals, const QString& label);
+    /// Shaded spans drawn (after merging those closer than a pixel of the whole run).
+    int highlightCount() const { return m_highlightSpans; }
+    QString highlightLabel() const { return m_highlightLabel; }
+
 public slots:
     /// Shows [lower, upper] cycles, clamped to the run; emits timeRangeChanged when it changed.
     void setTimeRange(double lowerCycles, double upperCycles);
@@ -74,7 +84,12 @@ private:
     void onMouseRelease(QMouseEvent* event);
     void rebuildLegend();
 
+    void clearHighlight();
+
     GanttPlottable* m_gantt = nullptr;
+    std::vector<QCPAbstractItem*> m_highlightItems;
+    int m_highlightSpans = 0;
+    QString m_highlightLabel;
     std::shared_ptr<GanttData> m_data;
     QString m_lastToolTip;
     QPoint m_pressPos;
