@@ -40,6 +40,7 @@
 #include "widgets/plots/designs_view.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
+#include "widgets/plots/waterfall_view.h"
 #include "widgets/timeline/gantt_view.h"
 
 using elk::app::MainWindow;
@@ -217,6 +218,31 @@ private slots:
         QCOMPARE(views->selectedStep(), 7);
         QCOMPARE(views->paretoView()->selectedStep(), 7);
         views->setSelectedStep(-1);
+    }
+
+    void waterfallPartShadesTheTimeline()
+    {
+        // Click a part of basic's waterfall: the design selector and every view switch to basic, the
+        // Timeline tab opens and its Gantt chart shades the part's intervals.
+        elk::app::RunViews* views = m_window->views();
+        auto* selector = m_window->findChild<QComboBox*>(QStringLiteral("designSelector"));
+        QVERIFY(selector);
+        const int before = selector->currentIndex();
+        const auto run = m_window->lastRun();
+        const elk::sim::BoundGap& gap = run->designs[0].simulated->boundGap;
+        int cause = 0;
+        for (int c = 1; c < elk::sim::kGapCauseCount; ++c)
+            if (gap.parts[std::size_t(c)].lossCycles > gap.parts[std::size_t(cause)].lossCycles)
+                cause = c;
+        emit views->waterfallView()->partSelected(0, cause);
+        QCOMPARE(selector->currentIndex(), 0);
+        QCOMPARE(views->designIndex(), 0);
+        QCOMPARE(views->currentKind(), QStringLiteral("gantt"));
+        QVERIFY(views->ganttView()->highlightCount() > 0);
+        QVERIFY(views->ganttView()->highlightLabel().startsWith(QStringLiteral("basic")));
+        selector->setCurrentIndex(before);
+        QCOMPARE(views->ganttView()->highlightCount(), 0); // another design: nothing stale stays shaded
+        views->setCurrentKind(QStringLiteral("designs"));
     }
 
     void sweepFillsInFromTheBackground()
