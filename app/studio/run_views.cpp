@@ -12,6 +12,7 @@
 #include "widgets/classroom/classroom_view.h"
 #include "widgets/hlo/hlo_plot_view.h"
 #include "widgets/plots/designs_view.h"
+#include "widgets/plots/order_spread_view.h"
 #include "widgets/plots/paper_figure_view.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
@@ -35,6 +36,7 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     : QTabWidget(parent)
     , m_designs(new elk::widgets::DesignsView)
     , m_waterfall(new elk::widgets::WaterfallView)
+    , m_orders(new elk::widgets::OrderSpreadView)
     , m_pareto(new elk::widgets::ParetoView)
     , m_gantt(new elk::widgets::GanttView)
     , m_bandwidth(new elk::widgets::BandwidthView)
@@ -58,8 +60,10 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     designs->setObjectName(QStringLiteral("designsSplitter"));
     designs->addWidget(m_designs);
     designs->addWidget(m_waterfall);
+    designs->addWidget(m_orders);
     designs->setStretchFactor(0, 3);
     designs->setStretchFactor(1, 2);
+    designs->setStretchFactor(2, 1);
 
     addTab(chipPage, tr("Chip"));
     addTab(designs, tr("Designs"));
@@ -112,7 +116,7 @@ void RunViews::onWaterfallPart(int designIndex, int cause)
 
 std::vector<elk::widgets::PlotView*> RunViews::runViews() const
 {
-    return { m_designs, m_waterfall, m_pareto, m_gantt, m_bandwidth, m_links, m_classroom };
+    return { m_designs, m_waterfall, m_orders, m_pareto, m_gantt, m_bandwidth, m_links, m_classroom };
 }
 
 std::vector<elk::widgets::PlotView*> RunViews::plotViews() const
@@ -211,7 +215,9 @@ elk::widgets::PlotView* RunViews::currentPlotView() const
 {
     const QString kind = currentKind();
     if (kind == QLatin1String("designs"))
-        return m_waterfall->hasFocus() ? static_cast<elk::widgets::PlotView*>(m_waterfall) : m_designs;
+        return m_waterfall->hasFocus() ? static_cast<elk::widgets::PlotView*>(m_waterfall)
+            : m_orders->hasFocus()     ? static_cast<elk::widgets::PlotView*>(m_orders)
+                                       : m_designs;
     if (kind == QLatin1String("pareto"))
         return m_pareto;
     if (kind == QLatin1String("gantt"))

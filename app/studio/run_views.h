@@ -16,6 +16,7 @@ class ClassroomView;
 class DesignsView;
 class GanttView;
 class LinkHeatmapView;
+class OrderSpreadView;
 class ParetoView;
 class WaterfallView;
 }
@@ -64,6 +65,7 @@ public:
 
     elk::widgets::DesignsView* designsView() const { return m_designs; }
     elk::widgets::WaterfallView* waterfallView() const { return m_waterfall; }
+    elk::widgets::OrderSpreadView* orderSpreadView() const { return m_orders; }
     elk::widgets::ParetoView* paretoView() const { return m_pareto; }
     elk::widgets::GanttView* ganttView() const { return m_gantt; }
     elk::widgets::BandwidthView* bandwidthView() const { return m_bandwidth; }
@@ -88,6 +90,7 @@ private:
 
     elk::widgets::DesignsView* m_designs = nullptr;
     elk::widgets::WaterfallView* m_waterfall = nullptr;
+    elk::widgets::OrderSpreadView* m_orders = nullptr;
     elk::widgets::ParetoView* m_pareto = nullptr;
     elk::widgets::GanttView* m_gantt = nullptr;
     elk::widgets::BandwidthView* m_bandwidth = nullptr;

@@ -118,6 +118,11 @@ namespace {
                 { "analytic_latency_ms",
                     ordered_json { { "min", milliseconds(o.minCycles, clock) }, { "median", milliseconds(o.medianCycles, clock) },
                         { "max", milliseconds(o.maxCycles, clock) } } } };
+            ordered_json spread = ordered_json::array();
+            for (double cycles : o.orderLatencyCycles)
+                spread.push_back(milliseconds(cycles, clock));
+            out["order_search"]["order_latencies_ms"] = std::move(spread); // [0]: the identity order
+            out["order_search"]["chosen_order"] = o.chosenOrder;
         }
         if (!run.schedule->note.empty())
             out["note"] = run.schedule->note;

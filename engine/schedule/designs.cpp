@@ -293,6 +293,7 @@ namespace {
         std::vector<Schedule> kept;
         std::optional<Schedule> identity;
         std::vector<double> latencies;
+        std::vector<int> validBefore(orders.orders.size(), 0); ///< by order: its index in `latencies`
         std::vector<int> order;
         for (std::size_t o = 0; o < orders.orders.size(); ++o) {
             if (control.stopRequested())
@@ -306,6 +307,7 @@ namespace {
                 continue;
             }
             const double latency = scheduler.latencyCycles();
+            validBefore[o] = int(latencies.size());
             latencies.push_back(latency);
             if (o == 0)
                 identity = scheduler.toSchedule(Design::ElkFull);
@@ -333,6 +335,7 @@ namespace {
         search.maxCycles = sorted.back();
         search.medianCycles = sorted.size() % 2 ? sorted[sorted.size() / 2]
                                                 : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+        search.orderLatencyCycles = latencies;
         ScheduleResult result;
         for (std::size_t k = 0; k < kept.size(); ++k) {
             Schedule& s = kept[k];
@@ -340,6 +343,8 @@ namespace {
             s.ordersTried = static_cast<std::int64_t>(orders.orders.size());
             s.orders = search;
             s.orders.movesFromIdentity = movesFromIdentity(orders.orders[o]);
+            // Orders that did not schedule are not in the latencies: count the ones before o that did.
+            s.orders.chosenOrder = validBefore[o];
             char note[200];
             std::snprintf(note, sizeof note, "order %zu of %zu valid%s; %zu reordered ops per layer, %d moved", o,
                 orders.orders.size(), orders.truncated ? " (search budget reached)" : "", orders.movable.size(),

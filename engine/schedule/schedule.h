@@ -100,6 +100,12 @@ struct OrderSearch {
     /// elsewhere (ops per layer − longest run kept in order).
     int movesFromIdentity = 0;
     double minCycles = 0, medianCycles = 0, maxCycles = 0; ///< analytic latency over the valid orders
+    /// Analytic latency of the model under each valid order (the layer order applied to every layer of
+    /// the block), in generation order: [0] is the identity order (Elk-Dyn's). The order spread.
+    std::vector<double> orderLatencyCycles;
+    /// Which of them this schedule uses (index into orderLatencyCycles); the schedule that drops the
+    /// joint allocation's memory-saving plans keeps the identity order: 0.
+    int chosenOrder = 0;
 };
 
 struct Schedule {

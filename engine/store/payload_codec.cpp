@@ -21,8 +21,8 @@ namespace {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
     static_assert(sizeof(partition::Plan) == 48 && sizeof(partition::PlanCost) == 56);
     static_assert(sizeof(partition::PreloadEntry) == 40 && sizeof(partition::OpPlans) == 112);
-    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 1176);
-    static_assert(sizeof(schedule::StepSchedule) == 104 && sizeof(schedule::Schedule) == 168);
+    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 1208);
+    static_assert(sizeof(schedule::StepSchedule) == 104 && sizeof(schedule::Schedule) == 200);
     static_assert(sizeof(schedule::ScheduleMetrics) == 96 && sizeof(schedule::Interval) == 16);
     static_assert(sizeof(sim::StepTrace) == 144 && sizeof(sim::LinkInfo) == 72);
     static_assert(sizeof(sim::CounterSample) == 16 && sizeof(sim::SimResult) == 840);
@@ -484,6 +484,8 @@ namespace {
         w.f64(s.orders.minCycles);
         w.f64(s.orders.medianCycles);
         w.f64(s.orders.maxCycles);
+        w.block(s.orders.orderLatencyCycles);
+        w.i32(s.orders.chosenOrder);
     }
 
     schedule::Design readDesign(Reader& r)
@@ -527,6 +529,8 @@ namespace {
         s.orders.minCycles = r.f64();
         s.orders.medianCycles = r.f64();
         s.orders.maxCycles = r.f64();
+        s.orders.orderLatencyCycles = r.block<double>();
+        s.orders.chosenOrder = r.i32();
         return s;
     }
 

@@ -110,7 +110,7 @@ void TestFigureCli::rendersEveryKind_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("suffix");
     QTest::addColumn<QStringList>("extra");
-    const QStringList kinds { u"designs"_s, u"waterfall"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s,
+    const QStringList kinds { u"designs"_s, u"waterfall"_s, u"orders"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s,
         u"classroom"_s };
     for (const QString& kind : kinds) {
         for (const QString& suffix : { u"pdf"_s, u"svg"_s, u"png"_s })
