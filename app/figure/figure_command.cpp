@@ -45,6 +45,9 @@ namespace {
         QCommandLineOption heightCm { u"height-cm"_s, u"Figure height in cm."_s, u"H"_s };
         QCommandLineOption fontPt { u"font-pt"_s, u"Font size in points."_s, u"P"_s };
         QCommandLineOption dpi { u"dpi"_s, u"PNG resolution."_s, u"N"_s };
+        QCommandLineOption caption { u"caption"_s,
+            u"Print a small 'Elk Studio run KEY' caption (the run's cache key is in the file's metadata anyway; "
+            "'elk-studio FILE' reopens the run)."_s };
         QCommandLineOption vary { u"vary"_s, u"sweep: field=start:stop:step or field=a,b,c (once or twice)."_s, u"SPEC"_s };
         QCommandLineOption cache { u"cache"_s, u"Result cache file (default: the user cache)."_s, u"PATH"_s };
         QCommandLineOption noCache { u"no-cache"_s, u"Do not read or write the result cache."_s };
@@ -194,6 +197,7 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
     const FigureOptions options;
     const cli::RunRequestOptions requestOptions(cli::SeqMeaning::Context);
     requestOptions.addTo(parser);
+    parser.addOption(options.caption);
     parser.addOptions({ options.runSpec, options.out, options.design, options.compareDesign, options.op, options.style,
         options.widthCm, options.heightCm, options.fontPt, options.dpi, options.vary, options.cache, options.noCache,
         options.hlo, options.system, options.estimator, options.split, options.noFusion });
@@ -229,6 +233,7 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
     double dpi = style.pngDpi;
     if (readPositive(parser, options.dpi, dpi, problems))
         style.pngDpi = int(dpi);
+    style.runCaption = parser.isSet(options.caption);
 
     if (isHloFigure(kind)) {
         if (!problems.isEmpty())

@@ -14,6 +14,7 @@
 #include "app/studio/classroom_mode.h"
 #include "app/studio/hlo_page.h"
 #include "app/studio/main_window.h"
+#include "widgets/plots/figure_metadata.h"
 #include "app/studio/run_views.h"
 #include "app/studio/sweep_panel.h"
 #include "engine/chip/presets.h"
@@ -105,7 +106,12 @@ int main(int argc, char* argv[])
     parser.addOption(hloOption);
     parser.addOption(hloSystemOption);
     parser.addOption(hloSplitOption);
+    parser.addPositionalArgument(QStringLiteral("FIGURE"),
+        QStringLiteral("An exported figure (.pdf, .svg, .png): reopens the run it shows from the result cache."),
+        QStringLiteral("[FIGURE]"));
     parser.process(app);
+    if (parser.positionalArguments().size() > 1)
+        return fail(QStringLiteral("expected at most one FIGURE file, got %1").arg(parser.positionalArguments().size()));
 
     elk::app::MainWindow window;
     const bool haveWorkspace = parser.isSet(workspaceOption);
@@ -166,6 +172,21 @@ int main(int argc, char* argv[])
                 window.hloPage()->addComparison({ system.toStdString(), { "roofline" } });
         }
         window.openHloModule(module, true);
+    }
+
+    if (!parser.positionalArguments().isEmpty()) {
+        const elk::widgets::FigureMetadata figure = elk::widgets::readFigureMetadata(parser.positionalArguments().front());
+        if (!figure.ok())
+            return fail(figure.error);
+        if (const QString error = window.reopenRun(figure.specHash); !error.isEmpty())
+            return fail(QStringLiteral("%1: %2").arg(parser.positionalArguments().front(), error));
+        // The tab that drew it (a figure kind of a tab's own view, or its tab's kind).
+        const QString kind = figure.kind == QLatin1String("waterfall") || figure.kind == QLatin1String("orders")
+            ? QStringLiteral("designs")
+            : figure.kind == QLatin1String("bandwidth") ? QStringLiteral("gantt")
+                                                         : figure.kind;
+        if (!parser.isSet(viewOption))
+            window.views()->setCurrentKind(kind);
     }
 
     window.show();

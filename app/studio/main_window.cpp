@@ -727,19 +727,22 @@ void MainWindow::onOpActivated(int graphOp)
         m_views->setSelectedStep(int(first - steps.begin()));
 }
 
-void MainWindow::reopenRun(const QString& specHash)
+QString MainWindow::reopenRun(const QString& specHash)
 {
     if (!m_store)
-        return;
+        return tr("no result cache is open");
     const std::optional<std::string> json = m_store->specJson(specHash.toStdString());
     if (!json) {
         showStatus(tr("That run is no longer in the cache."));
-        return;
+        return tr("run %1 is not in the result cache %2 (trimmed since, or made with "
+                  "another result cache)")
+            .arg(specHash.left(12), QString::fromStdString(m_store->path()));
     }
     const elk::run::RunSpecParseResult parsed = elk::run::runSpecFromJson(*json);
     if (!parsed.ok()) {
-        showStatus(tr("Cannot reopen that run: %1").arg(errorLines(parsed.errors).section(QLatin1Char('\n'), 0, 0)), 0);
-        return;
+        const QString why = errorLines(parsed.errors).section(QLatin1Char('\n'), 0, 0);
+        showStatus(tr("Cannot reopen that run: %1").arg(why), 0);
+        return tr("cannot reopen run %1: %2").arg(specHash.left(12), why);
     }
     applyRunSpecToControls(parsed.spec);
     m_hasRun = true;
@@ -747,6 +750,7 @@ void MainWindow::reopenRun(const QString& specHash)
     const QString model = QFileInfo(text(parsed.spec.model.path)).fileName();
     m_progress->showStarted(tr("Reopening %1 on %2…").arg(model, text(parsed.spec.chip.name)));
     updateRunAction();
+    return {};
 }
 
 void MainWindow::applyRunSpecToControls(const elk::run::RunSpec& spec)

@@ -106,8 +106,10 @@ public slots:
     /// Runs the current model, run settings and chip now (and the compare chip, when one is chosen).
     void startRun();
     void cancelRun();
-    /// Reopens a run of the history from the cache (chip, model and run settings follow it).
-    void reopenRun(const QString& specHash);
+    /// Reopens a run of the history (or of an exported figure) from the cache: chip, model and run
+    /// settings follow it. Returns why it cannot (no cache, not in it, unreadable; also shown in the
+    /// status bar), or empty once the reopening started.
+    QString reopenRun(const QString& specHash);
     void exportFigureDialog();
     void exportRunDialog();
     void openWorkspaceDialog();

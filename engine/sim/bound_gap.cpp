@@ -140,6 +140,8 @@ double BoundGapRecorder::floorUse(const PipeState& pipe, bool preloadPipe, doubl
 {
     switch (m_gap.floorKind) {
     case FloorKind::Hbm:
+        if (!(m_capacity > 0)) // a chip without HBM stacks: the floor is 0 and every segment a loss
+            return 0.0;
         return preloadPipe && pipe.transferring ? pipe.rate * dt * m_traffic.vector(pipe.vector).hbmBytes / m_capacity : 0.0;
     case FloorKind::Compute:
         return !preloadPipe && pipe.active && !pipe.transferring && pipe.stage == Compute

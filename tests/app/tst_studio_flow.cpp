@@ -38,6 +38,7 @@
 #include "widgets/model/model_pane.h"
 #include "widgets/model/op_table_model.h"
 #include "widgets/plots/designs_view.h"
+#include "widgets/plots/figure_metadata.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
 #include "widgets/plots/waterfall_view.h"
@@ -243,6 +244,27 @@ private slots:
         selector->setCurrentIndex(before);
         QCOMPARE(views->ganttView()->highlightCount(), 0); // another design: nothing stale stays shaded
         views->setCurrentKind(QStringLiteral("designs"));
+    }
+
+    void exportedFigureReopensItsRun()
+    {
+        // What `elk-studio FIGURE.pdf` does: the file names the run, the cache serves it.
+        const QString hash = QString::fromStdString(elk::run::runSpecHash(m_window->lastRun()->spec));
+        const QString path = m_folder.filePath(QStringLiteral("reopen.pdf"));
+        QVERIFY(m_window->views()->designsView()->exportFigure(path).isEmpty());
+        const elk::widgets::FigureMetadata figure = elk::widgets::readFigureMetadata(path);
+        QVERIFY2(figure.ok(), qPrintable(figure.error));
+        QCOMPARE(figure.specHash, hash);
+        QCOMPARE(figure.kind, QStringLiteral("designs"));
+        const auto shown = m_window->lastRun();
+        QVERIFY(m_window->reopenRun(figure.specHash).isEmpty());
+        QVERIFY(waitForNewRun(shown));
+        QVERIFY(m_window->lastCacheOutcome().runHit);
+        QCOMPARE(QString::fromStdString(elk::run::runSpecHash(m_window->lastRun()->spec)), hash);
+        // A key the cache does not hold: an error naming it, nothing lost.
+        const QString missing(64, QLatin1Char('0'));
+        QVERIFY(m_window->reopenRun(missing).contains(QStringLiteral("not in the result cache")));
+        QCOMPARE(QString::fromStdString(elk::run::runSpecHash(m_window->lastRun()->spec)), hash);
     }
 
     void sweepFillsInFromTheBackground()

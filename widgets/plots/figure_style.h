@@ -18,6 +18,7 @@ struct FigureStyle {
     double fontPt = 8.0;
     int pngDpi = 300;
     bool patterns = true; ///< hatch bars/areas by series index (grayscale-safe)
+    bool runCaption = false; ///< a small "Elk Studio run KEY" caption (the key is always in the file's metadata)
     static FigureStyle column() { return {}; }
     static FigureStyle wide() { return { 17.8, 7.0, 8.0, 300, true }; } ///< two columns
     static FigureStyle slide() { return { 25.4, 14.3, 16.0, 150, true }; }

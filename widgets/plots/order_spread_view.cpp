@@ -45,6 +45,8 @@ OrderSpreadView::OrderSpreadView(QWidget* parent)
     p->yAxis->setRange(-0.6, 0.6);
     p->legend->setVisible(false);
     p->legend->setBorderPen(Qt::NoPen);
+    p->legend->setBrush(QColor(255, 255, 255, 225)); // over the points it may cover
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     p->plotLayout()->insertRow(0);
     p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), p->font()));
     rebuild();
@@ -77,7 +79,7 @@ void OrderSpreadView::rebuild()
     auto* orders = new QCPGraph(p->xAxis, p->yAxis);
     orders->setName(tr("valid orders"));
     orders->setLineStyle(QCPGraph::lsNone);
-    orders->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(paletteColor(3), 1.0), QBrush(Qt::NoBrush), 5));
+    orders->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x00, 0x72, 0xB2), 1.0), QBrush(Qt::NoBrush), 5));
     double lo = search.orderLatencyCycles.front(), hi = lo;
     for (std::size_t i = 0; i < search.orderLatencyCycles.size(); ++i) {
         const double cycles = search.orderLatencyCycles[i];

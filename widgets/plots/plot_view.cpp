@@ -4,6 +4,10 @@
 
 #include "widgets/plots/plot_view.h"
 
+#include "engine/run/run_compile.h"
+#include "widgets/plots/figure_metadata.h"
+
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -208,10 +212,12 @@ private:
     std::vector<std::function<void()>> m_restore;
 };
 
-QString renderPdf(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style)
+QString renderPdf(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
+    const QString& metadata)
 {
     QPdfWriter writer(path);
     writer.setCreator(QStringLiteral("Elk Studio"));
+    writer.setTitle(plot->objectName() + QStringLiteral(" ") + metadata); // the run it shows: readFigureMetadata()
     writer.setResolution(layoutDpi());
     const QPageSize page(QSizeF(style.widthCm * 10.0, style.heightCm * 10.0), QPageSize::Millimeter, QString(),
         QPageSize::ExactMatch);
@@ -227,7 +233,8 @@ QString renderPdf(QCustomPlot* plot, const QString& path, const QSize& layoutSiz
     return {};
 }
 
-QString renderSvg(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style)
+QString renderSvg(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
+    const QString& metadata)
 {
     QSvgGenerator generator;
     generator.setFileName(path);
@@ -235,7 +242,8 @@ QString renderSvg(QCustomPlot* plot, const QString& path, const QSize& layoutSiz
     generator.setSize(layoutSize);
     generator.setViewBox(QRect(QPoint(0, 0), layoutSize));
     generator.setTitle(plot->objectName());
-    generator.setDescription(QStringLiteral("Elk Studio figure, %1 × %2 cm").arg(style.widthCm).arg(style.heightCm));
+    generator.setDescription(
+        QStringLiteral("Elk Studio figure, %1 × %2 cm; %3").arg(style.widthCm).arg(style.heightCm).arg(metadata));
     QCPPainter painter;
     if (!painter.begin(&generator))
         return QStringLiteral("cannot write %1").arg(path);
@@ -246,7 +254,8 @@ QString renderSvg(QCustomPlot* plot, const QString& path, const QSize& layoutSiz
     return {};
 }
 
-QString renderPng(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style)
+QString renderPng(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
+    const QString& metadata)
 {
     const int widthPx = int(std::lround(style.widthCm / 2.54 * style.pngDpi));
     const int heightPx = int(std::lround(style.heightCm / 2.54 * style.pngDpi));
@@ -267,6 +276,7 @@ QString renderPng(QCustomPlot* plot, const QString& path, const QSize& layoutSiz
     painter.end();
     image.setDotsPerMeterX(int(std::lround(style.pngDpi / 0.0254)));
     image.setDotsPerMeterY(int(std::lround(style.pngDpi / 0.0254)));
+    image.setText(QStringLiteral("elk"), metadata); // a tEXt chunk
     if (!image.save(path, "PNG"))
         return QStringLiteral("cannot write %1").arg(path);
     return {};
@@ -329,13 +339,29 @@ QString PlotView::exportFigure(const QString& path, const FigureStyle& style)
         int(std::lround(style.heightCm / 2.54 * layoutDpi())));
     StyleSnapshot snapshot(m_plot);
     applyStyle(style);
+    const QString runHash = m_run ? QString::fromStdString(run::runSpecHash(m_run->spec)) : QString();
+    const QString metadata = figureMetadataText(runHash, figureKind());
+    QCPItemText* caption = nullptr;
+    if (style.runCaption && !runHash.isEmpty()) {
+        // Small, bottom right, outside the data: which cached run to reopen.
+        caption = new QCPItemText(m_plot);
+        caption->setClipToAxisRect(false);
+        caption->position->setType(QCPItemPosition::ptViewportRatio);
+        caption->position->setCoords(0.995, 0.995);
+        caption->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        caption->setFont(scaledFont(m_plot->font(), style.fontPt * 0.7 / std::max(1.0, m_plot->font().pointSizeF())));
+        caption->setColor(QColor(0x70, 0x70, 0x70));
+        caption->setText(QStringLiteral("Elk Studio run %1").arg(runHash.left(12)));
+    }
     QString error;
     if (suffix == QLatin1String("pdf"))
-        error = renderPdf(m_plot, path, layoutSize, style);
+        error = renderPdf(m_plot, path, layoutSize, style, metadata);
     else if (suffix == QLatin1String("svg"))
-        error = renderSvg(m_plot, path, layoutSize, style);
+        error = renderSvg(m_plot, path, layoutSize, style, metadata);
     else
-        error = renderPng(m_plot, path, layoutSize, style);
+        error = renderPng(m_plot, path, layoutSize, style, metadata);
+    if (caption)
+        m_plot->removeItem(caption);
     snapshot.restore();
     m_plot->replot(); // the export laid the plot out at the figure's size
     if (!error.isEmpty())
