@@ -119,6 +119,9 @@ Commands:
                                    why not faster: per design the physical floor (HBM,
                                    compute or the hottest link) and the measured losses
                                    that add up to the simulated latency
+  diff MODEL --chip C --design A (--against-design B | --against-chip C2) [run options]
+      [--json OUT] [--top N]       two simulated runs aligned op by op: Δ execute, Δ preload,
+                                   Δ wait sorted by |Δ| (they add up to Δ latency); Δ link bytes
   sweep MODEL --chip C --vary field=start:stop:step [--vary ...] [--preset NAME]
       [run options] [--parity artifact ...] --csv OUT|- [--cache PATH | --no-cache] [--threads N]
       [--shard K/N]
@@ -188,6 +191,8 @@ Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
             return cli::runRun(rest, io);
         if (first == u"explain"_s)
             return cli::runExplain(rest, io);
+        if (first == u"diff"_s)
+            return cli::runDiff(rest, io);
         if (first == u"sweep"_s)
             return cli::runSweep(rest, io);
         if (first == u"hlo"_s)

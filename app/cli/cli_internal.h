@@ -35,6 +35,7 @@ int runInspect(const QStringList& args, Io io);
 int runFitCost(const QStringList& args, Io io);
 int runRun(const QStringList& args, Io io);
 int runExplain(const QStringList& args, Io io);
+int runDiff(const QStringList& args, Io io);
 int runSweep(const QStringList& args, Io io);
 int runHlo(const QStringList& args, Io io);
 int runValidate(const QStringList& args, Io io);

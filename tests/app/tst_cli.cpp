@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <QDir>
 #include <QFile>
+#include <cmath>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -440,6 +442,72 @@ private slots:
     }
 
     // --json has the documented schema; --program writes every design's program except ideal's.
+    void explainAndDiff()
+    {
+        const QString sample = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json");
+        const QStringList explain { u"explain"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--cache"_s, u"explain.sqlite"_s };
+        CliResult result = runElk(explain + QStringList { u"--json"_s, u"explain.json"_s });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY(result.out.contains(u"computed in"_s));
+        QFile file(m_dir.filePath(u"explain.json"_s));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray designs = QJsonDocument::fromJson(file.readAll()).object().value(u"designs"_s).toArray();
+        QCOMPARE(designs.size(), 5);
+        for (const QJsonValue& value : designs) {
+            const QJsonObject design = value.toObject();
+            double sum = design.value(u"floor"_s).toObject().value(u"ms"_s).toDouble();
+            for (const QJsonValue& loss : design.value(u"losses"_s).toArray())
+                sum += loss.toObject().value(u"ms"_s).toDouble();
+            const double latency = design.value(u"latency_ms"_s).toDouble();
+            QVERIFY2(latency > 0 && std::abs(sum - latency) <= 1e-6 * latency, qPrintable(design.value(u"design"_s).toString()));
+            QVERIFY(design.value(u"floor"_s).toObject().value(u"ms"_s).toDouble() <= latency * (1 + 1e-9));
+        }
+        result = runElk(explain);
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.out.contains(u"served from the result cache"_s), qPrintable(result.out));
+
+        // Two designs of one run: every op, both sides, and the deltas add up to the latency difference.
+        result = runElk({ u"diff"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--design"_s, u"basic"_s,
+            u"--against-design"_s, u"elk-dyn"_s, u"--cache"_s, u"explain.sqlite"_s, u"--json"_s, u"diff.json"_s });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QFile diffFile(m_dir.filePath(u"diff.json"_s));
+        QVERIFY(diffFile.open(QIODevice::ReadOnly));
+        const QJsonObject diff = QJsonDocument::fromJson(diffFile.readAll()).object();
+        const QJsonArray ops = diff.value(u"ops"_s).toArray();
+        QVERIFY(ops.size() >= 18); // the layer's 18 ops, split parts included
+        double sum = 0, previous = 1e300;
+        for (const QJsonValue& value : ops) {
+            const QJsonObject op = value.toObject();
+            QVERIFY(op.value(u"step_a"_s).toInt() >= 0 && op.value(u"step_b"_s).toInt() >= 0);
+            const double delta = op.value(u"delta_ms"_s).toDouble();
+            QVERIFY(std::abs(delta) <= previous + 1e-15); // sorted by |Δ|
+            previous = std::abs(delta);
+            sum += delta;
+        }
+        const double deltaLatency = diff.value(u"delta_latency_ms"_s).toDouble();
+        QVERIFY(deltaLatency < 0); // elk-dyn beats basic here
+        QVERIFY2(std::abs(sum - deltaLatency) <= 1e-9 + 1e-9 * std::abs(deltaLatency), qPrintable(QString::number(sum)));
+        QVERIFY(diff.value(u"links"_s).toArray().size() > 0);
+        // The text lists every op.
+        result = runElk({ u"diff"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--design"_s, u"basic"_s,
+            u"--against-design"_s, u"elk-dyn"_s, u"--cache"_s, u"explain.sqlite"_s });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY(result.out.contains(u"\n%1 "_s.arg(ops.size(), 5))); // the last row: its rank, right-aligned
+        // Another chip: aligned by op, no per-link delta (other links).
+        result = runElk({ u"diff"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--design"_s, u"elk-full"_s,
+            u"--against-chip"_s, u"ipu-pod4-hbm"_s, u"--no-cache"_s, u"--top"_s, u"3"_s });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY(result.out.contains(u"more ops"_s));
+        QVERIFY(result.out.contains(u"no per-link delta"_s));
+        // Bad input: what is missing, exit 2.
+        result = runElk({ u"diff"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--against-design"_s, u"basic"_s });
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY(result.err.contains(u"name exactly one design"_s));
+        result = runElk({ u"diff"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--design"_s, u"basic"_s });
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY(result.err.contains(u"--against-design B, --against-chip C2"_s));
+    }
+
     void runJsonAndProgram()
     {
         const QString sample = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json");
