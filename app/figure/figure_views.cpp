@@ -6,6 +6,7 @@
 #include "widgets/hlo/hlo_roofline_view.h"
 #include "widgets/hlo/hlo_step_timeline_view.h"
 #include "widgets/plots/designs_view.h"
+#include "widgets/plots/diff_view.h"
 #include "widgets/plots/order_spread_view.h"
 #include "widgets/plots/paper_figure_view.h"
 #include "widgets/plots/pareto_view.h"
@@ -21,7 +22,7 @@ namespace elk::app {
 
 QStringList figureKinds()
 {
-    return { u"designs"_s, u"waterfall"_s, u"orders"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s,
+    return { u"designs"_s, u"waterfall"_s, u"orders"_s, u"diff"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s,
         u"hlo-timeline"_s, u"hlo-roofline"_s };
 }
 
@@ -32,6 +33,8 @@ std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
         view = std::make_unique<widgets::DesignsView>();
     else if (kind == u"waterfall"_s)
         view = std::make_unique<widgets::WaterfallView>();
+    else if (kind == u"diff"_s)
+        view = std::make_unique<widgets::DiffView>();
     else if (kind == u"orders"_s)
         view = std::make_unique<widgets::OrderSpreadView>();
     else if (kind == u"pareto"_s)
@@ -59,6 +62,10 @@ std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
 
 bool setSecondDesign(widgets::PlotView& view, int designIndex)
 {
+    if (auto* diff = qobject_cast<widgets::DiffView*>(&view)) {
+        diff->setAgainst(view.run(), designIndex);
+        return true;
+    }
     auto* classroom = qobject_cast<widgets::ClassroomView*>(&view);
     if (!classroom)
         return false;

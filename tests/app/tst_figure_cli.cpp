@@ -118,6 +118,9 @@ void TestFigureCli::rendersEveryKind_data()
     }
     QTest::addRow("sweep png, one axis")
         << u"sweep"_s << u"png"_s << QStringList { u"--vary"_s, u"hbm.bandwidthGBpsPerStack=400:1600:600"_s };
+    QTest::addRow("diff svg, two designs") << u"diff"_s << u"svg"_s << QStringList { u"--compare-design"_s, u"basic"_s };
+    QTest::addRow("diff png, two chips") << u"diff"_s << u"png"_s
+                                         << QStringList { u"--against-chip"_s, u"ipu-pod4-hbm"_s, u"--caption"_s };
     QTest::addRow("pareto of a named op") << u"pareto"_s << u"svg"_s << QStringList { u"--op"_s, u"attn_scores"_s };
     QTest::addRow("classroom, two designs")
         << u"classroom"_s << u"png"_s << QStringList { u"--view-design"_s, u"basic"_s, u"--compare-design"_s, u"elk-full"_s };
