@@ -12,6 +12,7 @@
 #include "widgets/classroom/classroom_view.h"
 #include "widgets/hlo/hlo_plot_view.h"
 #include "widgets/plots/designs_view.h"
+#include "widgets/plots/diff_view.h"
 #include "widgets/plots/order_spread_view.h"
 #include "widgets/plots/paper_figure_view.h"
 #include "widgets/plots/pareto_view.h"
@@ -37,6 +38,7 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     , m_designs(new elk::widgets::DesignsView)
     , m_waterfall(new elk::widgets::WaterfallView)
     , m_orders(new elk::widgets::OrderSpreadView)
+    , m_diff(new elk::widgets::DiffView)
     , m_pareto(new elk::widgets::ParetoView)
     , m_gantt(new elk::widgets::GanttView)
     , m_bandwidth(new elk::widgets::BandwidthView)
@@ -61,6 +63,8 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     designs->addWidget(m_designs);
     designs->addWidget(m_waterfall);
     designs->addWidget(m_orders);
+    designs->addWidget(m_diff);
+    m_diff->setVisible(false); // until a compare run is chosen
     designs->setStretchFactor(0, 3);
     designs->setStretchFactor(1, 2);
     designs->setStretchFactor(2, 1);
@@ -144,6 +148,7 @@ void RunViews::setRun(elk::widgets::RunSnapshotPtr run)
         }
     });
     updateClassroomPair();
+    updateDiff();
 }
 
 void RunViews::updateTogether(const std::function<void()>& update)
@@ -162,7 +167,25 @@ void RunViews::updateTogether(const std::function<void()>& update)
 
 void RunViews::setCompareRun(elk::widgets::RunSnapshotPtr run, const QString& label)
 {
+    m_compareRun = run;
     m_designs->setCompareRun(std::move(run), label);
+    updateDiff();
+}
+
+void RunViews::updateDiff()
+{
+    int against = -1;
+    if (m_run && m_compareRun && m_designIndex >= 0 && m_designIndex < int(m_run->designs.size())) {
+        for (std::size_t i = 0; i < m_compareRun->designs.size(); ++i)
+            if (m_compareRun->designs[i].design == m_run->designs[std::size_t(m_designIndex)].design)
+                against = int(i);
+    }
+    if (m_diff->run() != m_run)
+        m_diff->setRun(m_run);
+    if (m_diff->designIndex() != m_designIndex)
+        m_diff->setDesignIndex(m_designIndex);
+    m_diff->setAgainst(against >= 0 ? m_compareRun : nullptr, std::max(against, 0));
+    m_diff->setVisible(against >= 0);
 }
 
 void RunViews::setDesignIndex(int index)
@@ -175,6 +198,7 @@ void RunViews::setDesignIndex(int index)
         }
     });
     updateClassroomPair();
+    updateDiff();
 }
 
 void RunViews::setSelectedStep(int step)
@@ -217,6 +241,7 @@ elk::widgets::PlotView* RunViews::currentPlotView() const
     if (kind == QLatin1String("designs"))
         return m_waterfall->hasFocus() ? static_cast<elk::widgets::PlotView*>(m_waterfall)
             : m_orders->hasFocus()     ? static_cast<elk::widgets::PlotView*>(m_orders)
+            : m_diff->hasFocus()       ? static_cast<elk::widgets::PlotView*>(m_diff)
                                        : m_designs;
     if (kind == QLatin1String("pareto"))
         return m_pareto;

@@ -38,6 +38,7 @@
 #include "widgets/model/model_pane.h"
 #include "widgets/model/op_table_model.h"
 #include "widgets/plots/designs_view.h"
+#include "widgets/plots/diff_view.h"
 #include "widgets/plots/figure_metadata.h"
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
@@ -187,10 +188,17 @@ private slots:
         QCOMPARE(designs->compareRun()->spec.model, m_firstRun->spec.model);
         QCOMPARE(designs->rowNames().size(), 5);
         QCOMPARE(designs->speedupLabels().size(), 10); // both runs' rows
+        // The aligned diff of the chosen design on the two chips appears with the compare run.
+        elk::widgets::DiffView* diff = m_window->views()->diffView();
+        QVERIFY(diff->hasData());
+        QVERIFY(!diff->isHidden());
+        QVERIFY(diff->title().contains(QStringLiteral("ipu-pod4-hbm")));
         const auto shown = m_window->lastRun();
         m_window->comparePicker()->setCompareChip(QString());
         QVERIFY(waitForNewRun(shown));
         QVERIFY(!designs->compareRun());
+        QVERIFY(!diff->hasData());
+        QVERIFY(diff->isHidden());
     }
 
     void everyViewHasData()
