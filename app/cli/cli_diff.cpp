@@ -97,20 +97,16 @@ int runDiff(const QStringList& args, Io io)
     // One run for two designs on one chip (the same compile and cache entry).
     if (!parser.isSet(againstChip) && designB != designA)
         requestA.designs = { designA, designB };
-    const run::RunSpecResult specA = run::resolveRunSpec(requestA);
-    const run::RunSpecResult specB = run::resolveRunSpec(requestB);
-    for (const auto* resolved : { &specA, &specB })
-        for (const chip::FieldError& error : resolved->errors)
-            io.err << command << ": " << QString::fromStdString(error.field) << ": " << QString::fromStdString(error.message)
-                   << "\n";
-    if (!specA.ok() || !specB.ok())
+    const std::optional<run::RunSpec> specA = resolveOrReport(requestA, command, io);
+    const std::optional<run::RunSpec> specB = resolveOrReport(requestB, command, io);
+    if (!specA || !specB)
         return int(ExitCode::BadInput);
 
     const std::unique_ptr<store::ResultStore> resultStore = openCache(parser.isSet(noCache), parser.value(cache), command, io);
     NullRunControl control;
-    const run::RunResult runA = store::runCached(specA.spec, resultStore.get(), control, 0, nullptr, true);
+    const run::RunResult runA = store::runCached(*specA, resultStore.get(), control, 0, nullptr, true);
     const bool oneRun = !parser.isSet(againstChip);
-    const run::RunResult runB = oneRun ? run::RunResult {} : store::runCached(specB.spec, resultStore.get(), control, 0, nullptr, true);
+    const run::RunResult runB = oneRun ? run::RunResult {} : store::runCached(*specB, resultStore.get(), control, 0, nullptr, true);
     for (const run::RunResult* r : { &runA, &runB })
         for (const std::string& error : r->errors)
             io.err << command << ": " << QString::fromStdString(error) << "\n";
@@ -123,8 +119,8 @@ int runDiff(const QStringList& args, Io io)
         return int(ExitCode::BadInput);
     }
     const run::RunDiff diff = run::diffRuns(*a, *b);
-    const std::string labelA = designA + " on " + specA.spec.chip.name;
-    const std::string labelB = designB + " on " + specB.spec.chip.name;
+    const std::string labelA = designA + " on " + specA->chip.name;
+    const std::string labelB = designB + " on " + specB->chip.name;
     const std::string text = parser.isSet(json) ? run::runDiffJson(diff, labelA, labelB) : std::string();
     const bool jsonToStdout = parser.isSet(json) && parser.value(json) == u"-"_s;
     if (parser.isSet(json) && !jsonToStdout && !writeFile(parser.value(json), text, command, io))

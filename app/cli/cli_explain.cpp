@@ -103,11 +103,8 @@ int runExplain(const QStringList& args, Io io)
         io.err << command << ": " << problem << "\n";
     if (!problems.isEmpty())
         return int(ExitCode::BadInput);
-    const run::RunSpecResult resolved = run::resolveRunSpec(request);
-    for (const chip::FieldError& error : resolved.errors)
-        io.err << command << ": " << QString::fromStdString(error.field) << ": "
-               << QString::fromStdString(error.message) << "\n";
-    if (!resolved.ok())
+    const std::optional<run::RunSpec> spec = resolveOrReport(request, command, io);
+    if (!spec)
         return int(ExitCode::BadInput);
 
     QElapsedTimer timer;
@@ -117,25 +114,25 @@ int runExplain(const QStringList& args, Io io)
     // stores the run with its detail, so the app opens it from the cache too.
     std::optional<std::vector<run::DesignRun>> designs;
     if (resultStore)
-        designs = resultStore->loadDesigns(resolved.spec, false);
+        designs = resultStore->loadDesigns(*spec, false);
     const bool fromCache = designs.has_value();
     if (!designs) {
         NullRunControl control;
-        run::RunResult result = store::runCached(resolved.spec, resultStore.get(), control, 0, nullptr, true);
+        run::RunResult result = store::runCached(*spec, resultStore.get(), control, 0, nullptr, true);
         for (const std::string& error : result.errors)
             io.err << command << ": " << QString::fromStdString(error) << "\n";
         if (!result.ok())
             return int(ExitCode::BadInput);
         designs = std::move(result.designs);
     }
-    const std::string text = parser.isSet(json) ? run::explainJson(resolved.spec, *designs) : std::string();
+    const std::string text = parser.isSet(json) ? run::explainJson(*spec, *designs) : std::string();
     const bool jsonToStdout = parser.isSet(json) && parser.value(json) == u"-"_s;
     if (parser.isSet(json) && !jsonToStdout && !writeFile(parser.value(json), text, command, io))
         return int(ExitCode::BadInput);
     if (jsonToStdout)
         io.out << QString::fromStdString(text);
     else
-        printWaterfalls(resolved.spec, *designs, fromCache, double(timer.nsecsElapsed()) * 1e-9, io);
+        printWaterfalls(*spec, *designs, fromCache, double(timer.nsecsElapsed()) * 1e-9, io);
     return int(ExitCode::Ok);
 }
 

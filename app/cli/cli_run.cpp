@@ -156,17 +156,14 @@ int runRun(const QStringList& args, Io io)
         io.err << command << ": " << problem << "\n";
     if (!problems.isEmpty())
         return int(ExitCode::BadInput);
-    const run::RunSpecResult resolved = run::resolveRunSpec(request);
-    for (const chip::FieldError& error : resolved.errors)
-        io.err << command << ": " << QString::fromStdString(error.field) << ": "
-               << QString::fromStdString(error.message) << "\n";
-    if (!resolved.ok())
+    const std::optional<run::RunSpec> spec = resolveOrReport(request, command, io);
+    if (!spec)
         return int(ExitCode::BadInput);
 
     if (parity)
-        return runParity(resolved.spec, parityRead, parser.isSet(json) ? parser.value(json) : QString(), command, io);
+        return runParity(*spec, parityRead, parser.isSet(json) ? parser.value(json) : QString(), command, io);
     NullRunControl control;
-    const run::RunResult result = run::executeRun(resolved.spec, control);
+    const run::RunResult result = run::executeRun(*spec, control);
     for (const std::string& error : result.errors)
         io.err << command << ": " << QString::fromStdString(error) << "\n";
     if (!result.ok())

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <QCommandLineParser>
+#include <QTextStream>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -209,6 +210,17 @@ run::RunRequest RunRequestOptions::read(const QCommandLineParser& parser, QStrin
     }
     request.designs = std::move(unique);
     return request;
+}
+
+std::optional<run::RunSpec> resolveOrReport(const run::RunRequest& request, const QString& command, Io io)
+{
+    run::RunSpecResult resolved = run::resolveRunSpec(request);
+    for (const chip::FieldError& error : resolved.errors)
+        io.err << command << ": " << QString::fromStdString(error.field) << ": " << QString::fromStdString(error.message)
+               << "\n";
+    if (!resolved.ok())
+        return std::nullopt;
+    return std::move(resolved.spec);
 }
 
 } // namespace elk::app::cli

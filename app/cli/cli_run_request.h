@@ -11,6 +11,7 @@
 #include <QCommandLineOption>
 #include <QStringList>
 
+#include "app/cli/cli_internal.h"
 #include "engine/run/run_spec.h"
 
 class QCommandLineParser;
@@ -26,6 +27,9 @@ enum class SeqMeaning { NewTokens, Context };
 std::map<std::string, std::int64_t> parseDimOptions(const QStringList& values, QStringList& problems);
 /// --input-shape INPUT=d0,d1,... values (repeatable): whole shapes of graph inputs, for unnamed dims too.
 std::map<std::string, std::vector<std::int64_t>> parseInputShapeOptions(const QStringList& values, QStringList& problems);
+
+/// resolveRunSpec(request), printing each field error as "<command>: field: message"; nothing on errors.
+std::optional<run::RunSpec> resolveOrReport(const run::RunRequest& request, const QString& command, Io io);
 
 class RunRequestOptions {
 public:
