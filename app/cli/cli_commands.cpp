@@ -148,8 +148,9 @@ Commands:
   figure KIND (--run-spec FILE | MODEL --chip C) --out FILE.pdf|svg|png
       [--view-design NAME] [--op NAME|STEP] [--style column|wide|slide] [--vary ...]
                                    render one of elk-studio's figures headless: designs,
-                                   waterfall, orders, diff (--compare-design B, --against-chip C2),
-                                   pareto, gantt, bandwidth, heatmap, sweep, classroom
+                                   waterfall, orders, diff, diff-timeline, diff-links
+                                   (--compare-design B, --against-chip C2), pareto,
+                                   gantt, bandwidth, heatmap, sweep, classroom
 
 Options:
   -h, --help       show this help ('elk <command> --help' for a command's options)

@@ -18,7 +18,7 @@
 #include "app/cli/cli_internal.h"
 #include "app/cli/cli_run_request.h"
 #include "app/figure/figure_views.h"
-#include "widgets/plots/diff_view.h"
+#include "widgets/plots/diff_plot_view.h"
 #include "engine/core/read_file.h"
 #include "engine/hlo/hlo_run.h"
 #include "engine/run/run_compile.h"
@@ -39,7 +39,7 @@ namespace {
         QCommandLineOption runSpec { u"run-spec"_s, u"Run spec JSON (elk.runspec/1), e.g. from 'elk runspec resolve'."_s, u"FILE"_s };
         QCommandLineOption out { u"out"_s, u"Output file; the format follows the suffix: .pdf, .svg or .png."_s, u"FILE"_s };
         QCommandLineOption design { u"view-design"_s, u"Design shown by single-design figures (default elk-full, else the first)."_s, u"NAME"_s };
-        QCommandLineOption compareDesign { u"compare-design"_s, u"classroom: the design shown next to --view-design; diff: the second side's design."_s, u"NAME"_s };
+        QCommandLineOption compareDesign { u"compare-design"_s, u"classroom: the design shown next to --view-design; diff, diff-timeline, diff-links: the second side's design."_s, u"NAME"_s };
         QCommandLineOption op { u"op"_s, u"pareto: the op, by execution step number or name (default: the longest)."_s, u"NAME|STEP"_s };
         QCommandLineOption style { u"style"_s, u"column (8.5 × 6 cm, 8 pt), wide (17.8 × 7 cm, 8 pt) or slide (25.4 × 14.3 cm, 16 pt)."_s, u"STYLE"_s, u"column"_s };
         QCommandLineOption widthCm { u"width-cm"_s, u"Figure width in cm (overrides the style)."_s, u"W"_s };
@@ -47,7 +47,7 @@ namespace {
         QCommandLineOption fontPt { u"font-pt"_s, u"Font size in points."_s, u"P"_s };
         QCommandLineOption dpi { u"dpi"_s, u"PNG resolution."_s, u"N"_s };
         QCommandLineOption againstChip { u"against-chip"_s,
-            u"diff: the second side runs on this chip (preset or file; default: --chip)."_s, u"C2"_s };
+            u"diff, diff-timeline, diff-links: the second side runs on this chip (preset or file; default: --chip)."_s, u"C2"_s };
         QCommandLineOption caption { u"caption"_s,
             u"Print a small 'Elk Studio run KEY' caption (the run's cache key is in the file's metadata anyway; "
             "'elk-studio FILE' reopens the run)."_s };
@@ -355,9 +355,9 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
             if (!setSecondDesign(*view, second))
                 return cli::usageError(command, u"--compare-design applies to the classroom and diff figures only"_s, io);
         }
-        if (kind == u"diff"_s) {
+        if (isDiffFigure(kind)) {
             if (!parser.isSet(options.compareDesign) && !parser.isSet(options.againstChip))
-                return cli::usageError(command, u"diff: give --compare-design B, --against-chip C2, or both"_s, io);
+                return cli::usageError(command, u"%1: give --compare-design B, --against-chip C2, or both"_s.arg(kind), io);
             if (parser.isSet(options.againstChip)) {
                 if (fromSpecFile)
                     return cli::usageError(command, u"--against-chip needs MODEL --chip C, not --run-spec"_s, io);
@@ -381,7 +381,7 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
                 const int second = findDesign(*other, designName);
                 if (second < 0)
                     return cli::usageError(command, u"%1: the --against-chip run has no such design"_s.arg(designName), io);
-                if (auto* diffView = qobject_cast<widgets::DiffView*>(view.get()))
+                if (auto* diffView = qobject_cast<widgets::DiffPlotView*>(view.get()))
                     diffView->setAgainst(other, second);
             }
         }

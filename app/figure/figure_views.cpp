@@ -13,6 +13,8 @@
 #include "widgets/plots/sweep_view.h"
 #include "widgets/plots/waterfall_view.h"
 #include "widgets/timeline/bandwidth_view.h"
+#include "widgets/timeline/diff_links_view.h"
+#include "widgets/timeline/diff_timeline_view.h"
 #include "widgets/timeline/gantt_view.h"
 #include "widgets/timeline/link_heatmap_view.h"
 
@@ -22,7 +24,7 @@ namespace elk::app {
 
 QStringList figureKinds()
 {
-    return { u"designs"_s, u"waterfall"_s, u"orders"_s, u"diff"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s,
+    return { u"designs"_s, u"waterfall"_s, u"orders"_s, u"diff"_s, u"diff-timeline"_s, u"diff-links"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s,
         u"hlo-timeline"_s, u"hlo-roofline"_s };
 }
 
@@ -35,6 +37,10 @@ std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
         view = std::make_unique<widgets::WaterfallView>();
     else if (kind == u"diff"_s)
         view = std::make_unique<widgets::DiffView>();
+    else if (kind == u"diff-timeline"_s)
+        view = std::make_unique<widgets::DiffTimelineView>();
+    else if (kind == u"diff-links"_s)
+        view = std::make_unique<widgets::DiffLinksView>();
     else if (kind == u"orders"_s)
         view = std::make_unique<widgets::OrderSpreadView>();
     else if (kind == u"pareto"_s)
@@ -62,7 +68,7 @@ std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)
 
 bool setSecondDesign(widgets::PlotView& view, int designIndex)
 {
-    if (auto* diff = qobject_cast<widgets::DiffView*>(&view)) {
+    if (auto* diff = qobject_cast<widgets::DiffPlotView*>(&view)) {
         diff->setAgainst(view.run(), designIndex);
         return true;
     }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/studio/history_dock.h"
 
+#include <QAction>
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -32,9 +33,18 @@ HistoryDock::HistoryDock(QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
-    m_view->setToolTip(tr("Past runs from the result cache; double-click one to reopen it."));
+    m_view->setToolTip(tr("Past runs from the result cache; double-click one to reopen it, right-click to diff "
+                          "it against the current run."));
     setWidget(m_view);
     connect(m_view, &QTableView::activated, this, &HistoryDock::reopen);
+    auto* reopenAction = new QAction(tr("Reopen"), m_view);
+    connect(reopenAction, &QAction::triggered, this, [this] { reopen(m_view->currentIndex()); });
+    auto* diffAction = new QAction(tr("Diff against the current run"), m_view);
+    diffAction->setObjectName(QStringLiteral("historyDiffAction"));
+    connect(diffAction, &QAction::triggered, this, &HistoryDock::diffSelected);
+    m_view->addAction(reopenAction);
+    m_view->addAction(diffAction);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
 void HistoryDock::refresh(elk::store::ResultStore* store)
@@ -45,6 +55,19 @@ void HistoryDock::refresh(elk::store::ResultStore* store)
     std::erase_if(records, [](const elk::store::RunRecordInfo& record) { return !record.hasDetail; });
     m_model->setRecords(std::move(records));
     m_view->resizeColumnsToContents();
+}
+
+QString HistoryDock::selectedHash() const
+{
+    const QModelIndex index = m_view->currentIndex();
+    return index.isValid() ? index.data(HistoryModel::SpecHashRole).toString() : QString();
+}
+
+void HistoryDock::diffSelected()
+{
+    const QString hash = selectedHash();
+    if (!hash.isEmpty())
+        emit diffRequested(hash);
 }
 
 void HistoryDock::reopen(const QModelIndex& proxyIndex)

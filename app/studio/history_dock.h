@@ -16,7 +16,8 @@ namespace elk::app {
 class HistoryModel;
 
 /// Past runs from the result cache (not sweep points, which keep latencies only), newest first;
-/// double-click (or Enter) reopens one, which the cache serves at once.
+/// double-click (or Enter) reopens one, which the cache serves at once; the context menu (or
+/// diffSelected()) diffs the selected one against the current run (the Diff tab).
 class HistoryDock : public QDockWidget {
     Q_OBJECT
 public:
@@ -28,8 +29,14 @@ public:
     HistoryModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
 
+    /// The spec hash of the selected row (empty: none).
+    QString selectedHash() const;
+    /// Asks for a diff of the selected run against the current one (the context menu's action).
+    void diffSelected();
+
 signals:
     void reopenRequested(const QString& specHash);
+    void diffRequested(const QString& specHash);
 
 private:
     void reopen(const QModelIndex& proxyIndex);

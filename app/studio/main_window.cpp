@@ -27,6 +27,8 @@
 #include "app/studio/cache_limit.h"
 #include "app/studio/classroom_mode.h"
 #include "app/studio/figure_export_dialog.h"
+#include "app/studio/diff_page.h"
+#include "app/studio/history_diff.h"
 #include "app/studio/history_dock.h"
 #include "app/studio/hlo_page.h"
 #include "app/studio/model_loader.h"
@@ -126,6 +128,7 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     , m_hloPage(new HloPage)
     , m_runJob(new RunJob(this))
     , m_compareJob(new RunJob(this))
+    , m_historyDiff(new HistoryDiffLoader(this))
     , m_progress(new RunProgress)
 {
     openStore(storePath);
@@ -172,6 +175,7 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
 
     m_runJob->setStore(m_store.get());
     m_compareJob->setStore(m_store.get());
+    m_historyDiff->setStore(m_store.get());
     m_sweepPanel->setStore(m_store.get());
     m_hloPage->setStore(m_store.get());
     connect(m_hloPage, &HloPage::statusMessage, this, [this](const QString& m) { showStatus(m); });
@@ -198,6 +202,12 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     connect(m_views, &RunViews::stepSelected, this, &MainWindow::onStepSelected);
     connect(m_views, &RunViews::designPicked, m_designBox, &QComboBox::setCurrentIndex);
     connect(m_history, &HistoryDock::reopenRequested, this, &MainWindow::reopenRun);
+    connect(m_history, &HistoryDock::diffRequested, m_historyDiff, &HistoryDiffLoader::load);
+    connect(m_historyDiff, &HistoryDiffLoader::failed, this, [this](const QString& message) { showStatus(message, 0); });
+    connect(m_historyDiff, &HistoryDiffLoader::loaded, this, [this](elk::widgets::RunSnapshotPtr run, const QString& label) {
+        m_views->diffPage()->setHistoryRun(std::move(run), label);
+        m_views->setCurrentKind(QStringLiteral("diff"));
+    });
     connect(m_sweepPanel, &SweepPanel::statusMessage, this, [this](const QString& m) { showStatus(m); });
     m_sweepPanel->setBaseProvider([this] {
         // Cheap: the sweep resolves its points on its workers (model hash included).
@@ -232,6 +242,7 @@ MainWindow::~MainWindow()
     m_cacheLimit->waitForTrim();
     delete m_runJob;
     delete m_compareJob;
+    delete m_historyDiff;
     m_sweepPanel->job()->stopAndWait();
     m_views->paperPage()->job()->stopAndWait();
     delete m_hloPage; // its HloJob waits for its worker

@@ -28,6 +28,7 @@ class ModelSummaryView;
 namespace elk::app {
 
 class ClassroomMode;
+class HistoryDiffLoader;
 class HistoryDock;
 class HloPage;
 class ModelLoader;
@@ -88,6 +89,7 @@ public:
     HistoryDock* historyDock() const { return m_history; }
     RunJob* runJob() const { return m_runJob; }
     RunJob* compareJob() const { return m_compareJob; }
+    HistoryDiffLoader* historyDiff() const { return m_historyDiff; }
     RunProgress* runProgress() const { return m_progress; }
     QComboBox* designSelector() const { return m_designBox; }
     ClassroomMode* classroomMode() const { return m_classroom; }
@@ -149,6 +151,7 @@ private:
     class CacheLimit* m_cacheLimit = nullptr;
     RunJob* m_runJob = nullptr;
     RunJob* m_compareJob = nullptr;
+    HistoryDiffLoader* m_historyDiff = nullptr;
     RunProgress* m_progress = nullptr;
     ClassroomMode* m_classroom = nullptr;
     RecentFilesMenu* m_recentWorkspaces = nullptr;

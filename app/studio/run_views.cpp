@@ -5,6 +5,7 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 
+#include "app/studio/diff_page.h"
 #include "app/studio/hlo_page.h"
 #include "app/studio/paper_page.h"
 #include "app/studio/sweep_panel.h"
@@ -12,7 +13,6 @@
 #include "widgets/classroom/classroom_view.h"
 #include "widgets/hlo/hlo_plot_view.h"
 #include "widgets/plots/designs_view.h"
-#include "widgets/plots/diff_view.h"
 #include "widgets/plots/order_spread_view.h"
 #include "widgets/plots/paper_figure_view.h"
 #include "widgets/plots/pareto_view.h"
@@ -28,7 +28,7 @@ namespace elk::app {
 const QStringList& RunViews::tabKinds()
 {
     static const QStringList kinds { QStringLiteral("chip"), QStringLiteral("designs"), QStringLiteral("pareto"),
-        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("sweep"), QStringLiteral("classroom"), QStringLiteral("hlo"),
+        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("diff"), QStringLiteral("sweep"), QStringLiteral("classroom"), QStringLiteral("hlo"),
         QStringLiteral("paper") };
     return kinds;
 }
@@ -38,7 +38,7 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     , m_designs(new elk::widgets::DesignsView)
     , m_waterfall(new elk::widgets::WaterfallView)
     , m_orders(new elk::widgets::OrderSpreadView)
-    , m_diff(new elk::widgets::DiffView)
+    , m_diffPage(new DiffPage)
     , m_pareto(new elk::widgets::ParetoView)
     , m_gantt(new elk::widgets::GanttView)
     , m_bandwidth(new elk::widgets::BandwidthView)
@@ -63,8 +63,6 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     designs->addWidget(m_designs);
     designs->addWidget(m_waterfall);
     designs->addWidget(m_orders);
-    designs->addWidget(m_diff);
-    m_diff->setVisible(false); // until a compare run is chosen
     designs->setStretchFactor(0, 3);
     designs->setStretchFactor(1, 2);
     designs->setStretchFactor(2, 1);
@@ -74,6 +72,7 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     addTab(m_pareto, tr("Pareto"));
     addTab(timeline, tr("Timeline"));
     addTab(m_links, tr("Links"));
+    addTab(m_diffPage, tr("Diff"));
     addTab(m_sweepPanel, tr("Sweep"));
     addTab(m_classroom, tr("Classroom"));
     addTab(m_hloPage, tr("StableHLO"));
@@ -83,13 +82,16 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     setTabToolTip(2, tr("Execute-state points and Pareto front of the selected op, and what each design chose"));
     setTabToolTip(3, tr("Simulated preload and execute lanes over time, with HBM, NoC and SRAM below"));
     setTabToolTip(4, tr("Utilisation of every link (mesh) or core port (all-to-all) over time"));
-    setTabToolTip(5, tr("Latency per design while one or two chip fields vary"));
-    setTabToolTip(6, tr("Step through the timeline event by event, two designs side by side"));
-    setTabToolTip(7, tr("A StableHLO module on GPU/TPU systems or ICCA chips: regions, step timeline, roofline"));
-    setTabToolTip(8, tr("Reproduce the Elk paper's figures (Figs. 17–24) beside its published values"));
+    setTabToolTip(5, tr("The chosen design against another design, the compare chip or a run from the history: "
+                        "per-op Δ, the two timelines aligned on the op, Δ bytes per link"));
+    setTabToolTip(6, tr("Latency per design while one or two chip fields vary"));
+    setTabToolTip(7, tr("Step through the timeline event by event, two designs side by side"));
+    setTabToolTip(8, tr("A StableHLO module on GPU/TPU systems or ICCA chips: regions, step timeline, roofline"));
+    setTabToolTip(9, tr("Reproduce the Elk paper's figures (Figs. 17–24) beside its published values"));
 
     for (elk::widgets::PlotView* view : runViews())
         connect(view, &elk::widgets::PlotView::stepSelected, this, &RunViews::onViewStepSelected);
+    connect(m_diffPage, &DiffPage::stepSelected, this, &RunViews::onViewStepSelected);
     connect(m_waterfall, &elk::widgets::WaterfallView::partSelected, this, &RunViews::onWaterfallPart);
 }
 
@@ -126,6 +128,8 @@ std::vector<elk::widgets::PlotView*> RunViews::runViews() const
 std::vector<elk::widgets::PlotView*> RunViews::plotViews() const
 {
     std::vector<elk::widgets::PlotView*> views = runViews();
+    for (elk::widgets::PlotView* view : m_diffPage->plotViews())
+        views.push_back(view);
     views.push_back(m_sweepPanel->sweepView());
     return views;
 }
@@ -148,7 +152,8 @@ void RunViews::setRun(elk::widgets::RunSnapshotPtr run)
         }
     });
     updateClassroomPair();
-    updateDiff();
+    m_diffPage->setRun(m_run);
+    m_diffPage->setDesignIndex(m_designIndex);
 }
 
 void RunViews::updateTogether(const std::function<void()>& update)
@@ -168,24 +173,8 @@ void RunViews::updateTogether(const std::function<void()>& update)
 void RunViews::setCompareRun(elk::widgets::RunSnapshotPtr run, const QString& label)
 {
     m_compareRun = run;
-    m_designs->setCompareRun(std::move(run), label);
-    updateDiff();
-}
-
-void RunViews::updateDiff()
-{
-    int against = -1;
-    if (m_run && m_compareRun && m_designIndex >= 0 && m_designIndex < int(m_run->designs.size())) {
-        for (std::size_t i = 0; i < m_compareRun->designs.size(); ++i)
-            if (m_compareRun->designs[i].design == m_run->designs[std::size_t(m_designIndex)].design)
-                against = int(i);
-    }
-    if (m_diff->run() != m_run)
-        m_diff->setRun(m_run);
-    if (m_diff->designIndex() != m_designIndex)
-        m_diff->setDesignIndex(m_designIndex);
-    m_diff->setAgainst(against >= 0 ? m_compareRun : nullptr, std::max(against, 0));
-    m_diff->setVisible(against >= 0);
+    m_designs->setCompareRun(run, label);
+    m_diffPage->setCompareRun(std::move(run), label);
 }
 
 void RunViews::setDesignIndex(int index)
@@ -198,7 +187,7 @@ void RunViews::setDesignIndex(int index)
         }
     });
     updateClassroomPair();
-    updateDiff();
+    m_diffPage->setDesignIndex(index);
 }
 
 void RunViews::setSelectedStep(int step)
@@ -241,8 +230,9 @@ elk::widgets::PlotView* RunViews::currentPlotView() const
     if (kind == QLatin1String("designs"))
         return m_waterfall->hasFocus() ? static_cast<elk::widgets::PlotView*>(m_waterfall)
             : m_orders->hasFocus()     ? static_cast<elk::widgets::PlotView*>(m_orders)
-            : m_diff->hasFocus()       ? static_cast<elk::widgets::PlotView*>(m_diff)
                                        : m_designs;
+    if (kind == QLatin1String("diff"))
+        return m_diffPage->currentPlotView();
     if (kind == QLatin1String("pareto"))
         return m_pareto;
     if (kind == QLatin1String("gantt"))
@@ -267,8 +257,12 @@ QString RunViews::currentKind() const
 
 int RunViews::indexOfKind(const QString& kind) const
 {
-    // "bandwidth" lives on the Gantt chart's tab.
-    return int(tabKinds().indexOf(kind == QLatin1String("bandwidth") ? QStringLiteral("gantt") : kind));
+    // "bandwidth" lives on the Gantt chart's tab, "diff-timeline" and "diff-links" on the Diff tab.
+    if (kind == QLatin1String("bandwidth"))
+        return int(tabKinds().indexOf(QStringLiteral("gantt")));
+    if (kind.startsWith(QLatin1String("diff-")))
+        return int(tabKinds().indexOf(QStringLiteral("diff")));
+    return int(tabKinds().indexOf(kind));
 }
 
 bool RunViews::setCurrentKind(const QString& kind)

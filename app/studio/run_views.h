@@ -14,7 +14,6 @@ namespace elk::widgets {
 class BandwidthView;
 class ClassroomView;
 class DesignsView;
-class DiffView;
 class GanttView;
 class LinkHeatmapView;
 class OrderSpreadView;
@@ -24,6 +23,7 @@ class WaterfallView;
 
 namespace elk::app {
 
+class DiffPage;
 class HloPage;
 class PaperPage;
 class SweepPanel;
@@ -68,7 +68,7 @@ public:
     elk::widgets::WaterfallView* waterfallView() const { return m_waterfall; }
     elk::widgets::OrderSpreadView* orderSpreadView() const { return m_orders; }
     /// The compare run's diff against the run (the chosen design on both), shown while one is set.
-    elk::widgets::DiffView* diffView() const { return m_diff; }
+    DiffPage* diffPage() const { return m_diffPage; }
     elk::widgets::ParetoView* paretoView() const { return m_pareto; }
     elk::widgets::GanttView* ganttView() const { return m_gantt; }
     elk::widgets::BandwidthView* bandwidthView() const { return m_bandwidth; }
@@ -88,7 +88,6 @@ private:
     /// A waterfall part clicked: that design's Gantt chart, its intervals shaded.
     void onWaterfallPart(int designIndex, int cause);
     /// The diff's second side: the compare run's design of the same name as the chosen one.
-    void updateDiff();
     void onViewStepSelected(int step);
     void updateClassroomPair();
     void updateTogether(const std::function<void()>& update);
@@ -96,7 +95,7 @@ private:
     elk::widgets::DesignsView* m_designs = nullptr;
     elk::widgets::WaterfallView* m_waterfall = nullptr;
     elk::widgets::OrderSpreadView* m_orders = nullptr;
-    elk::widgets::DiffView* m_diff = nullptr;
+    DiffPage* m_diffPage = nullptr;
     elk::widgets::RunSnapshotPtr m_compareRun;
     elk::widgets::ParetoView* m_pareto = nullptr;
     elk::widgets::GanttView* m_gantt = nullptr;

@@ -121,6 +121,12 @@ void TestFigureCli::rendersEveryKind_data()
     QTest::addRow("diff svg, two designs") << u"diff"_s << u"svg"_s << QStringList { u"--compare-design"_s, u"basic"_s };
     QTest::addRow("diff png, two chips") << u"diff"_s << u"png"_s
                                          << QStringList { u"--against-chip"_s, u"ipu-pod4-hbm"_s, u"--caption"_s };
+    for (const QString& suffix : { u"pdf"_s, u"svg"_s, u"png"_s }) {
+        QTest::addRow("diff-timeline %s", qPrintable(suffix)) << u"diff-timeline"_s << suffix << QStringList { u"--compare-design"_s, u"basic"_s };
+        QTest::addRow("diff-links %s", qPrintable(suffix)) << u"diff-links"_s << suffix << QStringList { u"--compare-design"_s, u"static"_s };
+    }
+    QTest::addRow("diff-timeline png, two chips")
+        << u"diff-timeline"_s << u"png"_s << QStringList { u"--against-chip"_s, u"ipu-pod4-hbm"_s };
     QTest::addRow("pareto of a named op") << u"pareto"_s << u"svg"_s << QStringList { u"--op"_s, u"attn_scores"_s };
     QTest::addRow("classroom, two designs")
         << u"classroom"_s << u"png"_s << QStringList { u"--view-design"_s, u"basic"_s, u"--compare-design"_s, u"elk-full"_s };
@@ -250,6 +256,8 @@ void TestFigureCli::badInput_data()
         u"--out"_s, u"x.png"_s } << u"--vary"_s;
     QTest::addRow("unknown op") << QStringList { u"figure"_s, u"pareto"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
         u"--batch"_s, u"4"_s, u"--out"_s, u"x.png"_s, u"--op"_s, u"no_such_op"_s } << u"no_such_op"_s;
+    QTest::addRow("diff-links without a second side") << QStringList { u"figure"_s, u"diff-links"_s, kModel, u"--chip"_s,
+        u"ipu-mk2-hbm"_s, u"--out"_s, u"x.png"_s } << u"diff-links: give --compare-design B, --against-chip C2, or both"_s;
     QTest::addRow("hlo without --hlo") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--out"_s, u"x.png"_s } << u"--hlo"_s;
     QTest::addRow("hlo with a MODEL") << QStringList { u"figure"_s, u"hlo-roofline"_s, kModel, u"--hlo"_s, g_tinyHloModule,
         u"--out"_s, u"x.png"_s } << u"not a MODEL"_s;

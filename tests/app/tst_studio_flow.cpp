@@ -17,6 +17,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -24,6 +25,8 @@
 #include <memory>
 
 #include "app/studio/classroom_mode.h"
+#include "app/studio/diff_page.h"
+#include "app/studio/history_diff.h"
 #include "app/studio/history_dock.h"
 #include "app/studio/history_model.h"
 #include "app/studio/main_window.h"
@@ -43,6 +46,8 @@
 #include "widgets/plots/pareto_view.h"
 #include "widgets/plots/sweep_view.h"
 #include "widgets/plots/waterfall_view.h"
+#include "widgets/timeline/diff_links_view.h"
+#include "widgets/timeline/diff_timeline_view.h"
 #include "widgets/timeline/gantt_view.h"
 
 using elk::app::MainWindow;
@@ -188,17 +193,48 @@ private slots:
         QCOMPARE(designs->compareRun()->spec.model, m_firstRun->spec.model);
         QCOMPARE(designs->rowNames().size(), 5);
         QCOMPARE(designs->speedupLabels().size(), 10); // both runs' rows
-        // The aligned diff of the chosen design on the two chips appears with the compare run.
-        elk::widgets::DiffView* diff = m_window->views()->diffView();
+        // The Diff tab offers (and shows) the chosen design on the compare chip.
+        elk::app::DiffPage* page = m_window->views()->diffPage();
+        elk::widgets::DiffView* diff = page->opsView();
+        QVERIFY(page->againstBox()->currentText().contains(QStringLiteral("compare chip")));
         QVERIFY(diff->hasData());
-        QVERIFY(!diff->isHidden());
         QVERIFY(diff->title().contains(QStringLiteral("ipu-pod4-hbm")));
+        QVERIFY(!page->linksView()->hasData()); // one IPU against four: other links
         const auto shown = m_window->lastRun();
         m_window->comparePicker()->setCompareChip(QString());
         QVERIFY(waitForNewRun(shown));
         QVERIFY(!designs->compareRun());
-        QVERIFY(!diff->hasData());
-        QVERIFY(diff->isHidden());
+        QCOMPARE(page->againstBox()->findText(QStringLiteral("compare chip"), Qt::MatchContains), -1);
+        QVERIFY(!diff->title().contains(QStringLiteral("ipu-pod4-hbm"))); // back to a design of this run
+    }
+
+    void diffTabComparesTwoDesignsOfTheRun()
+    {
+        elk::app::RunViews* views = m_window->views();
+        QVERIFY(views->setCurrentKind(QStringLiteral("diff-timeline")));
+        QCOMPARE(views->currentKind(), QStringLiteral("diff"));
+        elk::app::DiffPage* page = views->diffPage();
+        QVERIFY(page->chooseAgainst(QStringLiteral("static — this run")));
+        const elk::run::RunDiff& diff = page->opsView()->diff();
+        QVERIFY(page->opsView()->hasData());
+        QCOMPARE(page->opTable()->rowCount(), int(diff.ops.size()));
+        QCOMPARE(page->timelineView()->ops().size(), diff.ops.size());
+        QVERIFY(page->linksView()->hasData()); // the same chip: a Δ link map
+        QVERIFY(page->opsView()->title().contains(QStringLiteral("B: static on ipu-mk2-hbm")));
+        // The table's first row is the op with the largest |Δ|; a click selects A's step everywhere.
+        const double first = std::abs(page->opTable()->item(0, 1)->data(Qt::UserRole).toDouble());
+        for (const elk::run::OpDelta& op : diff.ops)
+            QVERIFY(std::abs(op.deltaMs()) <= first + 1e-12);
+        const int step = int(page->opTable()->item(0, 5)->data(Qt::UserRole).toDouble());
+        QVERIFY(step >= 0);
+        emit page->opTable()->cellClicked(0, 0);
+        QCOMPARE(views->selectedStep(), step);
+        QCOMPARE(views->ganttView()->selectedStep(), step);
+        // Another design above becomes side A; B stays static.
+        m_window->designSelector()->setCurrentIndex(m_window->designSelector()->findText(QStringLiteral("elk-dyn")));
+        QVERIFY(page->opsView()->title().contains(QStringLiteral("A: elk-dyn")));
+        QCOMPARE(page->againstBox()->currentText(), QStringLiteral("static — this run"));
+        m_window->designSelector()->setCurrentIndex(m_window->designSelector()->findText(QStringLiteral("elk-full")));
     }
 
     void everyViewHasData()
@@ -384,6 +420,39 @@ private slots:
             m_window->lastRun()->spec.chip.hbm.bandwidthGBpsPerStack < m_firstRun->spec.chip.hbm.bandwidthGBpsPerStack);
         QTest::qWait(MainWindow::kRerunDelayMs * 2);
         QVERIFY(!m_window->runJob()->isRunning()); // showing the reopened run is not an edit
+    }
+
+    void historyDiffsAPastRunAgainstTheCurrentOne()
+    {
+        elk::app::HistoryDock* dock = m_window->historyDock();
+        dock->refresh(m_window->store());
+        const std::string current = elk::run::runSpecHash(m_window->lastRun()->spec);
+        int other = -1;
+        for (int row = 0; row < dock->model()->rowCount(); ++row) {
+            const elk::store::RunRecordInfo& record = dock->model()->records()[std::size_t(row)];
+            if (record.hasDetail && record.specHash != current)
+                other = row;
+        }
+        QVERIFY(other >= 0);
+        const QString hash = dock->model()->index(other, 0).data(elk::app::HistoryModel::SpecHashRole).toString();
+        auto* proxy = dock->view()->model();
+        for (int row = 0; row < proxy->rowCount(); ++row)
+            if (proxy->index(row, 0).data(elk::app::HistoryModel::SpecHashRole).toString() == hash)
+                dock->view()->setCurrentIndex(proxy->index(row, 0));
+        QCOMPARE(dock->selectedHash(), hash);
+        auto* action = dock->view()->findChild<QAction*>(QStringLiteral("historyDiffAction"));
+        QVERIFY(action);
+        const auto shown = m_window->lastRun();
+        elk::app::DiffPage* page = m_window->views()->diffPage();
+        action->trigger();
+        QVERIFY(QTest::qWaitFor([&] { return page->againstBox()->currentText().contains(QStringLiteral("history")); }, kRunTimeoutMs));
+        QCOMPARE(m_window->views()->currentKind(), QStringLiteral("diff"));
+        QCOMPARE(m_window->lastRun(), shown); // the current run and the controls stay
+        QVERIFY(page->opsView()->hasData());
+        QCOMPARE(elk::run::runSpecHash(page->opsView()->against()->spec), hash.toStdString());
+        QVERIFY(page->timelineView()->hasData());
+        // A run that is gone from the cache says so.
+        QVERIFY(!m_window->historyDiff()->load(QStringLiteral("0123456789abcdef")).isEmpty());
     }
 
     void savedWorkspaceReopensTheSameState()

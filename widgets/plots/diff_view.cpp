@@ -10,27 +10,8 @@
 
 namespace elk::widgets {
 
-namespace {
-
-    const sim::SimResult* simulatedOf(const RunSnapshotPtr& run, int design)
-    {
-        if (!run || design < 0 || design >= int(run->designs.size()))
-            return nullptr;
-        const run::DesignRun& d = run->designs[std::size_t(design)];
-        return d.simulated ? &*d.simulated : nullptr;
-    }
-
-    QString sideLabel(const RunSnapshotPtr& run, int design)
-    {
-        return QStringLiteral("%1 on %2")
-            .arg(QString::fromLatin1(schedule::toString(run->designs[std::size_t(design)].design)),
-                QString::fromStdString(run->spec.chip.name));
-    }
-
-} // namespace
-
 DiffView::DiffView(QWidget* parent)
-    : PlotView(parent)
+    : DiffPlotView(parent)
 {
     QCustomPlot* p = plot();
     p->setObjectName(QStringLiteral("diff"));
@@ -55,35 +36,19 @@ DiffView::DiffView(QWidget* parent)
 
 DiffView::~DiffView() = default;
 
-bool DiffView::hasData() const
-{
-    return !m_diff.ops.empty();
-}
-
-void DiffView::setAgainst(RunSnapshotPtr run, int designIndex)
-{
-    m_against = std::move(run);
-    m_againstDesign = designIndex;
-    rebuild();
-}
-
 void DiffView::rebuild()
 {
     QCustomPlot* p = plot();
     p->clearPlottables();
     p->legend->clearItems();
     auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
-    const sim::SimResult* a = simulatedOf(m_run, m_designIndex);
-    const sim::SimResult* b = simulatedOf(m_against, m_againstDesign);
-    m_diff = {};
-    if (!a || !b) {
+    if (!updateDiff()) {
         m_title = m_run ? tr("Choose a second run or design to compare against.") : QString();
         title->setText(m_title);
         p->legend->setVisible(false);
         p->replot();
         return;
     }
-    m_diff = run::diffRuns(*a, *b);
     // Along A's execution order; ops only B has follow.
     std::vector<const run::OpDelta*> ordered;
     for (const run::OpDelta& op : m_diff.ops)
@@ -96,8 +61,8 @@ void DiffView::rebuild()
     auto* faster = new QCPBars(p->xAxis, p->yAxis);
     slower->setName(tr("B slower"));
     faster->setName(tr("B faster"));
-    slower->setBrush(QColor(0xD5, 0x5E, 0x00));
-    faster->setBrush(QColor(0x00, 0x72, 0xB2));
+    slower->setBrush(slowerColour());
+    faster->setBrush(fasterColour());
     for (QCPBars* bars : { slower, faster }) {
         bars->setPen(Qt::NoPen);
         bars->setWidth(1.0);
@@ -126,13 +91,7 @@ void DiffView::rebuild()
     p->xAxis->setRange(-1, double(ordered.size()));
     p->yAxis->setRange(padded(lo, hi));
     p->yAxis2->setRange(padded(runLo, runHi));
-    m_title = tr("A: %1\nB: %2\nB − A: %3%4 ms (%5 → %6 ms), %7 ops")
-                  .arg(sideLabel(m_run, m_designIndex), sideLabel(m_against, m_againstDesign))
-                  .arg(m_diff.latencyMsB >= m_diff.latencyMsA ? QStringLiteral("+") : QString())
-                  .arg(m_diff.latencyMsB - m_diff.latencyMsA, 0, 'f', 4)
-                  .arg(m_diff.latencyMsA, 0, 'f', 4)
-                  .arg(m_diff.latencyMsB, 0, 'f', 4)
-                  .arg(ordered.size());
+    m_title = diffTitle();
     title->setText(m_title);
     p->legend->setVisible(true);
     p->replot();

@@ -2,8 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "engine/run/run_diff.h"
-#include "widgets/plots/plot_view.h"
+#include "widgets/plots/diff_plot_view.h"
 
 namespace elk::widgets {
 
@@ -11,7 +10,7 @@ namespace elk::widgets {
 /// execution order, B's Δ wait + Δ execute as bars (slower: vermillion, faster: blue), and the running sum
 /// on the right axis, which ends at the latency difference. The first side is the view's run and
 /// design; the second is setAgainst()'s (another design of the same run, or another chip's run).
-class DiffView : public PlotView
+class DiffView : public DiffPlotView
 {
     Q_OBJECT
 public:
@@ -19,22 +18,9 @@ public:
     ~DiffView() override;
 
     QString figureKind() const override { return QStringLiteral("diff"); }
-    bool hasData() const override;
-
-    /// The second side: `run`'s design `designIndex` (null: none).
-    void setAgainst(RunSnapshotPtr run, int designIndex);
-    /// The diff drawn (empty without two simulated sides).
-    const run::RunDiff& diff() const { return m_diff; }
-    QString title() const { return m_title; }
 
 protected:
     void rebuild() override;
-
-private:
-    RunSnapshotPtr m_against;
-    int m_againstDesign = 0;
-    run::RunDiff m_diff;
-    QString m_title;
 };
 
 } // namespace elk::widgets
