@@ -58,7 +58,9 @@ namespace {
         const store::CacheStats stats = store->stats();
         io.out << QString::fromStdString(path) << ": " << mebibytes(stats.fileBytes) << "\n";
         for (const store::CacheStats::Kind& kind : stats.kinds) {
-            io.out << u"  %1 %2 rows, %3"_s.arg(QString::fromStdString(kind.name) + u":"_s, -20).arg(kind.rows, 6).arg(mebibytes(kind.payloadBytes), 10);
+            io.out << u"  %1 %2 rows, %3"_s.arg(QString::fromStdString(kind.name) + u":"_s, -20)
+                          .arg(kind.rows, 6)
+                          .arg(mebibytes(kind.payloadBytes), 10);
             if (kind.rows > 0) {
                 io.out << u", largest %1"_s.arg(mebibytes(kind.largestBytes));
                 if (!kind.oldestUtc.empty())
@@ -259,8 +261,8 @@ int runCache(const QStringList& args, Io io)
             continue;
         }
         io.out << source << ": " << report.runs << " runs, " << report.partitions << " partition tables, "
-               << report.regions << " StableHLO regions, " << report.parityRuns << " parity runs, " << report.sweepPoints
-               << " sweep points added\n";
+               << report.regions << " StableHLO regions, " << report.parityRuns << " parity runs, "
+               << report.sweepPoints << " sweep points added\n";
     }
     io.out << parser.value(into) << ": " << opened.store->runCount() << " runs, " << opened.store->partitionCount()
            << " partition tables\n";

@@ -69,7 +69,8 @@ namespace cli {
     {
         if (disabled)
             return nullptr;
-        const std::string path = explicitPath.isEmpty() ? store::ResultStore::defaultPath() : explicitPath.toStdString();
+        const std::string path
+            = explicitPath.isEmpty() ? store::ResultStore::defaultPath() : explicitPath.toStdString();
         store::OpenResult opened = store::ResultStore::open(path);
         if (!opened.message.empty())
             io.err << command << ": " << QString::fromStdString(opened.message) << "\n";

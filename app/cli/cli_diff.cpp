@@ -54,7 +54,8 @@ int runDiff(const QStringList& args, Io io)
     parser.addPositionalArgument(u"MODEL"_s, u"A model file or a bundled model (as for 'elk run')."_s);
     const RunRequestOptions runOptions(SeqMeaning::Context);
     runOptions.addTo(parser); // --design A is the first side
-    const QCommandLineOption againstDesign(u"against-design"_s, u"The design of the second side (default: --design)."_s, u"B"_s);
+    const QCommandLineOption againstDesign(
+        u"against-design"_s, u"The design of the second side (default: --design)."_s, u"B"_s);
     const QCommandLineOption againstChip(u"against-chip"_s,
         u"The chip of the second side: a preset or chip file (default: --chip; --set applies to both)."_s, u"C2"_s);
     const QCommandLineOption json(u"json"_s, u"Write the diff as JSON to OUT ('-' for stdout)."_s, u"OUT"_s);
@@ -102,11 +103,13 @@ int runDiff(const QStringList& args, Io io)
     if (!specA || !specB)
         return int(ExitCode::BadInput);
 
-    const std::unique_ptr<store::ResultStore> resultStore = openCache(parser.isSet(noCache), parser.value(cache), command, io);
+    const std::unique_ptr<store::ResultStore> resultStore
+        = openCache(parser.isSet(noCache), parser.value(cache), command, io);
     NullRunControl control;
     const run::RunResult runA = store::runCached(*specA, resultStore.get(), control, 0, nullptr, true);
     const bool oneRun = !parser.isSet(againstChip);
-    const run::RunResult runB = oneRun ? run::RunResult {} : store::runCached(*specB, resultStore.get(), control, 0, nullptr, true);
+    const run::RunResult runB
+        = oneRun ? run::RunResult {} : store::runCached(*specB, resultStore.get(), control, 0, nullptr, true);
     for (const run::RunResult* r : { &runA, &runB })
         for (const std::string& error : r->errors)
             io.err << command << ": " << QString::fromStdString(error) << "\n";
@@ -115,7 +118,8 @@ int runDiff(const QStringList& args, Io io)
     const sim::SimResult* a = simulatedDesign(runA, designA);
     const sim::SimResult* b = simulatedDesign(oneRun ? runA : runB, designB);
     if (!a || !b) {
-        io.err << command << ": " << QString::fromStdString(!a ? designA : designB) << " has no simulated schedule on this run\n";
+        io.err << command << ": " << QString::fromStdString(!a ? designA : designB)
+               << " has no simulated schedule on this run\n";
         return int(ExitCode::BadInput);
     }
     const run::RunDiff diff = run::diffRuns(*a, *b);
@@ -131,9 +135,14 @@ int runDiff(const QStringList& args, Io io)
     }
     io.out << "A: " << QString::fromStdString(labelA) << "  " << fixed(diff.latencyMsA, 4) << " ms\n"
            << "B: " << QString::fromStdString(labelB) << "  " << fixed(diff.latencyMsB, 4) << " ms\n"
-           << "B − A: " << signedMs(diff.latencyMsB - diff.latencyMsA) << " ms = Σ over ops of (Δ wait + Δ execute)\n\n";
-    io.out << u"%1 %2 %3 %4 %5  %6\n"_s.arg(u"#"_s, 5).arg(u"Δ ms"_s, 10).arg(u"Δ exec"_s, 10).arg(u"Δ wait"_s, 10)
-                  .arg(u"Δ preload"_s, 10).arg(u"op (step A / B)"_s);
+           << "B − A: " << signedMs(diff.latencyMsB - diff.latencyMsA)
+           << " ms = Σ over ops of (Δ wait + Δ execute)\n\n";
+    io.out << u"%1 %2 %3 %4 %5  %6\n"_s.arg(u"#"_s, 5)
+                  .arg(u"Δ ms"_s, 10)
+                  .arg(u"Δ exec"_s, 10)
+                  .arg(u"Δ wait"_s, 10)
+                  .arg(u"Δ preload"_s, 10)
+                  .arg(u"op (step A / B)"_s);
     const int shown = topCount > 0 ? std::min<int>(topCount, int(diff.ops.size())) : int(diff.ops.size());
     for (int k = 0; k < shown; ++k) {
         const run::OpDelta& op = diff.ops[std::size_t(k)];

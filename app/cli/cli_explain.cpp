@@ -27,11 +27,11 @@ namespace {
         return QString::number(value, 'f', decimals);
     }
 
-    void printWaterfalls(const run::RunSpec& spec, const std::vector<run::DesignRun>& designs, bool fromCache,
-        double seconds, Io io)
+    void printWaterfalls(
+        const run::RunSpec& spec, const std::vector<run::DesignRun>& designs, bool fromCache, double seconds, Io io)
     {
-        io.out << "Bound-gap waterfall: " << QString::fromStdString(spec.model.path) << " on "
-               << chipSummary(spec.chip) << "\n"
+        io.out << "Bound-gap waterfall: " << QString::fromStdString(spec.model.path) << " on " << chipSummary(spec.chip)
+               << "\n"
                << "floor = the largest of HBM bytes ÷ HBM bandwidth, FLOPs ÷ peak, the hottest link's bytes ÷ its "
                   "bandwidth;\nlosses = time the floor resource was not fully used, by cause, measured in the "
                   "simulation\n";
@@ -51,7 +51,8 @@ namespace {
             for (const run::WaterfallLoss& loss : w.losses) {
                 if (std::abs(loss.ms) < 5e-4 && loss.ms <= 0.0005 * w.latencyMs)
                     continue;
-                io.out << u"  + %1 %2   %3 % of latency, over %4 ms\n"_s.arg(QString::fromLatin1(sim::describe(loss.cause)), -42)
+                io.out << u"  + %1 %2   %3 % of latency, over %4 ms\n"_s
+                              .arg(QString::fromLatin1(sim::describe(loss.cause)), -42)
                               .arg(fixed(loss.ms, 3), 10)
                               .arg(fixed(loss.ms / w.latencyMs * 100, 1), 5)
                               .arg(fixed(loss.durationMs, 3));
@@ -63,8 +64,7 @@ namespace {
                           .arg(fixed(w.linkFloorMs, 3));
         }
         io.out << "\n"
-               << (fromCache ? "served from the result cache" : "computed") << " in " << fixed(seconds, 3)
-               << " s\n";
+               << (fromCache ? "served from the result cache" : "computed") << " in " << fixed(seconds, 3) << " s\n";
     }
 
 } // namespace
@@ -109,7 +109,8 @@ int runExplain(const QStringList& args, Io io)
 
     QElapsedTimer timer;
     timer.start();
-    const std::unique_ptr<store::ResultStore> resultStore = openCache(parser.isSet(noCache), parser.value(cache), command, io);
+    const std::unique_ptr<store::ResultStore> resultStore
+        = openCache(parser.isSet(noCache), parser.value(cache), command, io);
     // A cached run answers from its designs alone (no import, no compiled model); a miss runs and
     // stores the run with its detail, so the app opens it from the cache too.
     std::optional<std::vector<run::DesignRun>> designs;

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// elk hlo MODULE.mlir --system PRESET|FILE [--estimator roofline|icca:CHIP|table:CSV]... [--allow-unpriced] [--split linear|dependency]
+// elk hlo MODULE.mlir --system PRESET|FILE [--estimator roofline|icca:CHIP|table:CSV]... [--allow-unpriced] [--split
+// linear|dependency]
 //         [--json OUT] [--csv OUT] [--trace OUT] [--chakra DIR] ; elk hlo MODULE.mlir --check ; elk hlo --list
 #include <chrono>
 #include <memory>
@@ -21,7 +22,10 @@ namespace elk::app::cli {
 
 namespace {
 
-    QString qs(const std::string& text) { return QString::fromStdString(text); }
+    QString qs(const std::string& text)
+    {
+        return QString::fromStdString(text);
+    }
 
     QString seconds(double value)
     {
@@ -87,18 +91,18 @@ namespace {
                << " TFLOP per device)\n"
                << "  regions         " << computeRegions << " compute, " << commRegions << " communication\n"
                << "  fusion          "
-               << (result.fusionEnabled
-                          ? u"%1: memory traffic %2 GB → %3 GB"_s.arg(qs(result.fusionMode),
-                                numberText(result.unfusedBytes / 1e9, 4), numberText(result.fusedBytes / 1e9, 4))
-                          : u"off: memory traffic %1 GB"_s.arg(numberText(result.unfusedBytes / 1e9, 4)))
+               << (result.fusionEnabled ? u"%1: memory traffic %2 GB → %3 GB"_s.arg(qs(result.fusionMode),
+                       numberText(result.unfusedBytes / 1e9, 4), numberText(result.fusedBytes / 1e9, 4))
+                                        : u"off: memory traffic %1 GB"_s.arg(numberText(result.unfusedBytes / 1e9, 4)))
                << "\n"
                << "  compute         " << seconds(result.computeSeconds) << "\n"
-               << "  communication   " << seconds(result.commSeconds) << " (exposed " << seconds(result.exposedCommSeconds)
-               << ")\n"
+               << "  communication   " << seconds(result.commSeconds) << " (exposed "
+               << seconds(result.exposedCommSeconds) << ")\n"
                << "  step            " << seconds(result.stepSeconds) << "\n"
                << "  region cache    " << result.cacheHits << " hits, " << result.cacheMisses << " misses\n"
                << (result.unpricedKernels > 0
-                          ? u"  unpriced        %1 kernels counted as 0 s (--allow-unpriced)\n"_s.arg(result.unpricedKernels)
+                          ? u"  unpriced        %1 kernels counted as 0 s (--allow-unpriced)\n"_s.arg(
+                              result.unpricedKernels)
                           : QString())
                << "  wall            " << seconds(wallSeconds) << "\n";
         if (!result.unknownOps.empty()) {
@@ -121,8 +125,8 @@ int runHlo(const QStringList& args, Io io)
         "are priced by a chain of estimators (the first that supports a kernel wins) and cached, collectives "
         "by an α–β network model, and a compute stream and a communication stream are simulated."_s);
     parser.addPositionalArgument(u"MODULE"_s, u"A StableHLO text file (.mlir)."_s);
-    const QCommandLineOption system(
-        u"system"_s, u"A system preset (see --list) or a system JSON file. Default 4x-a100-sxm-40gb."_s, u"PRESET|FILE"_s);
+    const QCommandLineOption system(u"system"_s,
+        u"A system preset (see --list) or a system JSON file. Default 4x-a100-sxm-40gb."_s, u"PRESET|FILE"_s);
     const QCommandLineOption estimator(u"estimator"_s,
         u"roofline (the system's device), icca:CHIP[,design=D] (the Elk compiler + simulator on an ICCA chip "
         "preset or file) or table:CSV (measured seconds by kernel signature). Repeatable: an ordered fallback "
@@ -157,8 +161,8 @@ int runHlo(const QStringList& args, Io io)
         u"?=N: the size of every dynamic dimension ('?') without a bound (default: such a module is refused "
         "with the list of them)."_s,
         u"?=N"_s);
-    parser.addOptions({ system, estimator, split, noMerge, noFusion, tripCount, algorithm, part, json, csv, trace, chakra,
-        cache, noCache, checkOnly, list, allowUnpriced, dim, fusionMode });
+    parser.addOptions({ system, estimator, split, noMerge, noFusion, tripCount, algorithm, part, json, csv, trace,
+        chakra, cache, noCache, checkOnly, list, allowUnpriced, dim, fusionMode });
     int exitCode = 0;
     if (!parseOrExplain(parser, args, command, io, exitCode))
         return exitCode;
@@ -210,7 +214,8 @@ int runHlo(const QStringList& args, Io io)
         if (const auto chosen = hlo::collectiveAlgorithmFromString(parser.value(algorithm).toStdString()))
             options.algorithm = *chosen;
         else
-            problems << u"--algorithm: '%1' is not auto, ring, direct, halving-doubling or tree"_s.arg(parser.value(algorithm));
+            problems << u"--algorithm: '%1' is not auto, ring, direct, halving-doubling or tree"_s.arg(
+                parser.value(algorithm));
     }
     auto readCount = [&](const QCommandLineOption& option, const QString& name, qint64 minimum, qint64& out) {
         if (!parser.isSet(option))
@@ -231,10 +236,12 @@ int runHlo(const QStringList& args, Io io)
     if (!problems.isEmpty())
         return int(ExitCode::BadInput);
 
-    const std::unique_ptr<store::ResultStore> resultStore = openCache(parser.isSet(noCache), parser.value(cache), command, io);
+    const std::unique_ptr<store::ResultStore> resultStore
+        = openCache(parser.isSet(noCache), parser.value(cache), command, io);
     const auto start = std::chrono::steady_clock::now();
     NullRunControl control;
-    const hlo::HloRunResult result = hlo::runHloFile(positional.first().toStdString(), options, resultStore.get(), control);
+    const hlo::HloRunResult result
+        = hlo::runHloFile(positional.first().toStdString(), options, resultStore.get(), control);
     const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (const std::string& warning : result.warnings)
         io.err << command << ": warning: " << qs(warning) << "\n";
@@ -254,7 +261,8 @@ int runHlo(const QStringList& args, Io io)
         return int(ExitCode::BadInput);
     if (parser.isSet(trace)
         && !writeFile(parser.value(trace),
-            hlo::stepTimelineToPerfetto(result.stepNodes, result.timeline, result.moduleName + " on " + result.systemName),
+            hlo::stepTimelineToPerfetto(
+                result.stepNodes, result.timeline, result.moduleName + " on " + result.systemName),
             command, io))
         return int(ExitCode::BadInput);
     if (parser.isSet(chakra)) {
@@ -269,8 +277,8 @@ int runHlo(const QStringList& args, Io io)
             io.err << command << ": " << qs(error) << "\n";
             return int(ExitCode::BadInput);
         }
-        (jsonToStdout ? io.err : io.out) << "  chakra          " << traces.traces.size() << " traces and comm_group.json in "
-                                         << directory << "\n";
+        (jsonToStdout ? io.err : io.out) << "  chakra          " << traces.traces.size()
+                                         << " traces and comm_group.json in " << directory << "\n";
     }
     return int(ExitCode::Ok);
 }

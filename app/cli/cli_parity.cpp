@@ -13,8 +13,8 @@ namespace elk::app::cli {
 
 namespace {
 
-    bool readPositive(const QCommandLineParser& parser, const QCommandLineOption& option, double& value,
-        QStringList& problems)
+    bool readPositive(
+        const QCommandLineParser& parser, const QCommandLineOption& option, double& value, QStringList& problems)
     {
         if (!parser.isSet(option))
             return false;
@@ -40,15 +40,22 @@ QString parityQuirkList()
 
 ParityCliOptions::ParityCliOptions()
     : m_parity(u"parity"_s,
-          u"MODE 'artifact': run as the published Elk artifact does (its front end on its own einstein_v2 model "
-          "files, its plan search, per-design constants and backward list schedules; elk-reference.md), to "
-          "reproduce the paper's numbers. Default: Elk Studio's equal-terms pipeline and simulator."_s,
-          u"MODE"_s)
-    , m_layers(u"layers"_s, u"Artifact parity: the model's layer count (launch.py --layers); default: the paper's value for its model files."_s, u"L"_s)
-    , m_splitFactor(u"split-factor"_s, u"Artifact parity: capacity split at cores // F MB (launch.py --split_factor); default: the paper's value."_s, u"F"_s)
-    , m_meshRatio(u"mesh-ratio"_s, u"Artifact parity: the artifact's scalar 'mesh' r (launch.py --mesh); default: all-to-all."_s, u"R"_s)
-    , m_commScale(u"comm-scale"_s, u"Artifact parity: divide every plan's communication cycles by X (launch.py --comm)."_s, u"X"_s)
-    , m_compScale(u"comp-scale"_s, u"Artifact parity: divide every plan's compute cycles by Y (launch.py --comp)."_s, u"Y"_s)
+        u"MODE 'artifact': run as the published Elk artifact does (its front end on its own einstein_v2 model "
+        "files, its plan search, per-design constants and backward list schedules; elk-reference.md), to "
+        "reproduce the paper's numbers. Default: Elk Studio's equal-terms pipeline and simulator."_s,
+        u"MODE"_s)
+    , m_layers(u"layers"_s,
+          u"Artifact parity: the model's layer count (launch.py --layers); default: the paper's value for its model files."_s,
+          u"L"_s)
+    , m_splitFactor(u"split-factor"_s,
+          u"Artifact parity: capacity split at cores // F MB (launch.py --split_factor); default: the paper's value."_s,
+          u"F"_s)
+    , m_meshRatio(u"mesh-ratio"_s,
+          u"Artifact parity: the artifact's scalar 'mesh' r (launch.py --mesh); default: all-to-all."_s, u"R"_s)
+    , m_commScale(u"comm-scale"_s,
+          u"Artifact parity: divide every plan's communication cycles by X (launch.py --comm)."_s, u"X"_s)
+    , m_compScale(
+          u"comp-scale"_s, u"Artifact parity: divide every plan's compute cycles by Y (launch.py --comp)."_s, u"Y"_s)
     , m_quirkOff(u"quirk-off"_s,
           u"Artifact parity: switch one of the artifact's behaviours off (repeatable): %1."_s.arg(parityQuirkList()),
           u"NAME"_s)
@@ -63,7 +70,8 @@ void ParityCliOptions::addTo(QCommandLineParser& parser) const
 bool ParityCliOptions::requested(const QCommandLineParser& parser, QStringList& problems) const
 {
     if (!parser.isSet(m_parity)) {
-        for (const QCommandLineOption* option : { &m_layers, &m_splitFactor, &m_meshRatio, &m_commScale, &m_compScale, &m_quirkOff }) {
+        for (const QCommandLineOption* option :
+            { &m_layers, &m_splitFactor, &m_meshRatio, &m_commScale, &m_compScale, &m_quirkOff }) {
             if (parser.isSet(*option))
                 problems << u"--%1 applies to --parity artifact only"_s.arg(option->names().first());
         }
@@ -99,8 +107,8 @@ run::ParityOptions ParityCliOptions::read(const QCommandLineParser& parser, QStr
     return options;
 }
 
-int runParity(const run::RunSpec& spec, const run::ParityOptions& options, const QString& jsonPath,
-    const QString& command, Io io)
+int runParity(
+    const run::RunSpec& spec, const run::ParityOptions& options, const QString& jsonPath, const QString& command, Io io)
 {
     NullRunControl control;
     const run::ParityRun result = run::runArtifactParity(spec, options, control);
@@ -115,13 +123,17 @@ int runParity(const run::RunSpec& spec, const run::ParityOptions& options, const
         io.out << QString::fromStdString(json);
         return int(ExitCode::Ok);
     }
-    io.out << "Artifact parity (elk-reference.md): " << QString::fromStdString(spec.model.path) << ", "
-           << result.ops << " ops after the artifact's front end, " << result.distinctExpressions
-           << " distinct plan searches, " << result.layers << " layers, capacity split at "
-           << spec.chip.totalCores() << " // " << result.splitFactor << " MB\n"
+    io.out << "Artifact parity (elk-reference.md): " << QString::fromStdString(spec.model.path) << ", " << result.ops
+           << " ops after the artifact's front end, " << result.distinctExpressions << " distinct plan searches, "
+           << result.layers << " layers, capacity split at " << spec.chip.totalCores() << " // " << result.splitFactor
+           << " MB\n"
            << "Chip: " << spec.chip.totalCores() << " cores, HBM " << numberText(result.hbmMiBPerMs)
            << " (the artifact's \"GB/s\", used as MiB/ms)\n\n";
-    io.out << u"%1 %2 %3 %4  %5\n"_s.arg(u"design"_s, -9).arg(u"latency ms"_s, 11).arg(u"execute ms"_s, 11).arg(u"preload ms"_s, 11).arg(u"chosen"_s);
+    io.out << u"%1 %2 %3 %4  %5\n"_s.arg(u"design"_s, -9)
+                  .arg(u"latency ms"_s, 11)
+                  .arg(u"execute ms"_s, 11)
+                  .arg(u"preload ms"_s, 11)
+                  .arg(u"chosen"_s);
     for (const run::ParityDesign& design : result.designs) {
         const QString name = QString::fromLatin1(schedule::toString(design.design));
         if (!design.schedule) {

@@ -143,7 +143,8 @@ int runReproduce(const QStringList& args, Io io)
         problems << u"artifact parity needs the artifact's model files: give --einstein DIR (the folder with "
                     "llama2-13.json, e.g. ../shared/corpus/einstein) or set ELK_EINSTEIN_DIR"_s;
     else if (needsModels && !QDir(einsteinDir).exists(u"llama2-13.json"_s))
-        problems << u"--einstein %1: no llama2-13.json there (expected the artifact's models/original folder)"_s.arg(einsteinDir);
+        problems << u"--einstein %1: no llama2-13.json there (expected the artifact's models/original folder)"_s.arg(
+            einsteinDir);
     options.einsteinDir = einsteinDir.toStdString();
     if (parser.isSet(threadsOption)) {
         bool ok = false;
@@ -164,7 +165,8 @@ int runReproduce(const QStringList& args, Io io)
         io.err << command << ": cannot create the folder " << outDir << "\n";
         return int(ExitCode::BadInput);
     }
-    const std::unique_ptr<store::ResultStore> store = openCache(parser.isSet(noCache), parser.value(cache), command, io);
+    const std::unique_ptr<store::ResultStore> store
+        = openCache(parser.isSet(noCache), parser.value(cache), command, io);
     if (ablation)
         return runAblation(options, store.get(), outDir, command, io);
 
@@ -182,19 +184,20 @@ int runReproduce(const QStringList& args, Io io)
     const store::ReproduceRun run = store::reproducePoints(points, options, store.get(), progress);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    QString index = u"# elk reproduce: %1 (%2)\n\n%3 points in %4 s, %5 from the result cache.\n\n"_s.arg(
-        figures.join(u", "_s), QString::fromLatin1(run::toString(options.mode)))
+    QString index = u"# elk reproduce: %1 (%2)\n\n%3 points in %4 s, %5 from the result cache.\n\n"_s
+                        .arg(figures.join(u", "_s), QString::fromLatin1(run::toString(options.mode)))
                         .arg(points.size())
                         .arg(seconds, 0, 'f', 1)
                         .arg(run.fromCache);
     bool figuresOk = true;
     for (std::size_t f = 0; f < figures.size(); ++f) {
         const std::string figure = figures[int(f)].toStdString();
-        const std::vector<run::PaperPointResult> results(
-            run.points.begin() + std::ptrdiff_t(ranges[f].first), run.points.begin() + std::ptrdiff_t(ranges[f].second));
+        const std::vector<run::PaperPointResult> results(run.points.begin() + std::ptrdiff_t(ranges[f].first),
+            run.points.begin() + std::ptrdiff_t(ranges[f].second));
         const QString base = outDir + u"/"_s + figures[int(f)];
         if (!writeFile(base + u".csv"_s, exports::reproduceCsv(figure, results), command, io)
-            || !writeFile(base + u"-summary.json"_s, exports::summaryJson(figure, options.mode, results, values), command, io))
+            || !writeFile(
+                base + u"-summary.json"_s, exports::summaryJson(figure, options.mode, results, values), command, io))
             return int(ExitCode::InternalError);
         const std::string markdown = exports::summaryMarkdown(figure, options.mode, results, values);
         if (!writeFile(base + u"-summary.md"_s, markdown, command, io))

@@ -116,10 +116,11 @@ int runAblation(const store::ReproduceOptions& base, store::ResultStore* store, 
     const auto start = std::chrono::steady_clock::now();
     std::string csv = "step,kind,quirks_off,model,basic_ms,static_ms,elk_dyn_ms,elk_full_ms,ideal_ms,"
                       "speedup_over_basic,speedup_over_static,ideal_fraction,error\n";
-    std::string md = "# Ablation: where Elk-Full's speedups come from\n\nThe Fig. 17 point (batch 32, KV 2048, 5888 "
-                     "cores, B_hbm 16000) for the four LLMs. Ratios: basic ÷ elk-full and static ÷ elk-full latency "
-                     "(speedups), ideal ÷ elk-full (fraction of ideal); means over the models that have both.\n\n"
-                     "| step | quirks off | speedup over basic | speedup over static | ideal fraction |\n|---|---|---|---|---|\n";
+    std::string md
+        = "# Ablation: where Elk-Full's speedups come from\n\nThe Fig. 17 point (batch 32, KV 2048, 5888 "
+          "cores, B_hbm 16000) for the four LLMs. Ratios: basic ÷ elk-full and static ÷ elk-full latency "
+          "(speedups), ideal ÷ elk-full (fraction of ideal); means over the models that have both.\n\n"
+          "| step | quirks off | speedup over basic | speedup over static | ideal fraction |\n|---|---|---|---|---|\n";
     run::PaperChart chart;
     chart.name = "ablation";
     chart.title = "Ablation of the artifact's quirks: Elk-Full ratios from parity to equal terms";
@@ -129,8 +130,8 @@ int runAblation(const store::ReproduceOptions& base, store::ResultStore* store, 
                     "charge: chooser-undercharge, stretch: basic-preload-stretch. Equal terms: Elk Studio's pipeline "
                     "and simulator on the bundled models.";
     chart.columns = 1;
-    const char* panelTitles[] = { "Elk-Full speedup over Basic", "Elk-Full speedup over Static",
-        "fraction of Ideal (ideal ÷ elk-full)" };
+    const char* panelTitles[]
+        = { "Elk-Full speedup over Basic", "Elk-Full speedup over Static", "fraction of Ideal (ideal ÷ elk-full)" };
     for (const char* title : panelTitles) {
         run::ChartPanel panel { title, run::ChartKind::GroupedBars, "", "ratio", {}, {}, true };
         for (const run::PaperPoint& point : points)

@@ -53,11 +53,10 @@ namespace {
             QStringList parts;
             for (const auto& [count, ops] : opsByParts)
                 parts << u"%1 in %2 parts"_s.arg(ops).arg(count);
-            io.out << "  split into parts (pipelined, the same for every design; --json lists them): " << parts.join(u", "_s)
-                   << "\n";
+            io.out << "  split into parts (pipelined, the same for every design; --json lists them): "
+                   << parts.join(u", "_s) << "\n";
         }
-        io.out
-               << "Chip: " << chipSummary(result.spec.chip) << "\n"
+        io.out << "Chip: " << chipSummary(result.spec.chip) << "\n"
                << "HBM reads/step: " << fixed(double(hbmBytes) / 1e9, 3) << " GB → at least " << fixed(hbmBoundMs, 3)
                << " ms at full HBM bandwidth\n\n";
         io.out << u"%1 %2 %3 %4 %5 %6 %7 %8 %9\n"_s.arg(u"design"_s, -9)
@@ -170,7 +169,8 @@ int runRun(const QStringList& args, Io io)
         return int(ExitCode::BadInput);
     // Files first: a file that cannot be written fails the command before anything is printed.
     const bool jsonToStdout = parser.isSet(json) && parser.value(json) == u"-"_s;
-    if (parser.isSet(json) && !jsonToStdout && !writeFile(parser.value(json), run::runResultToJson(result), command, io))
+    if (parser.isSet(json) && !jsonToStdout
+        && !writeFile(parser.value(json), run::runResultToJson(result), command, io))
         return int(ExitCode::BadInput);
     if (parser.isSet(program)
         && !writeFile(parser.value(program), exports::runPrograms(result, parser.value(program).endsWith(u".json"_s)),

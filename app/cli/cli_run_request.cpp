@@ -105,7 +105,8 @@ std::map<std::string, std::int64_t> parseDimOptions(const QStringList& values, Q
     return dims;
 }
 
-std::map<std::string, std::vector<std::int64_t>> parseInputShapeOptions(const QStringList& values, QStringList& problems)
+std::map<std::string, std::vector<std::int64_t>> parseInputShapeOptions(
+    const QStringList& values, QStringList& problems)
 {
     std::map<std::string, std::vector<std::int64_t>> shapes;
     for (const QString& value : values) {
@@ -119,7 +120,9 @@ std::map<std::string, std::vector<std::int64_t>> parseInputShapeOptions(const QS
             shape.push_back(size);
         }
         if (!ok || shape.empty()) {
-            problems << u"--input-shape: '%1' is not INPUT=d0,d1,... with sizes >= 1 (e.g. --input-shape x=1,3,640,640)"_s.arg(value);
+            problems
+                << u"--input-shape: '%1' is not INPUT=d0,d1,... with sizes >= 1 (e.g. --input-shape x=1,3,640,640)"_s
+                       .arg(value);
             continue;
         }
         shapes[value.left(equals).toStdString()] = std::move(shape);
@@ -144,8 +147,7 @@ RunRequestOptions::RunRequestOptions(SeqMeaning seqMeaning)
     , m_kv(u"kv"_s, u"KV cache length in tokens (default: decode 2048, else 0)."_s, u"K"_s)
     , m_phase(u"phase"_s, u"decode (default), prefill or train."_s, u"PHASE"_s)
     , m_design(u"design"_s,
-          u"basic, static, elk-dyn, elk-full, ideal or all; repeatable or comma-separated (default: all)."_s,
-          u"NAME"_s)
+          u"basic, static, elk-dyn, elk-full, ideal or all; repeatable or comma-separated (default: all)."_s, u"NAME"_s)
     , m_threshold(u"preload-noc-threshold"_s,
           u"θ: share of a core's ingress preloads may fill, 0 < θ ≤ 1 (default 0.9)."_s, u"THETA"_s)
     , m_ingress(u"preload-ingress-gbps"_s,
@@ -162,8 +164,8 @@ RunRequestOptions::RunRequestOptions(SeqMeaning seqMeaning)
 
 void RunRequestOptions::addTo(QCommandLineParser& parser) const
 {
-    parser.addOptions({ m_chip, m_set, m_batch, m_seq, m_kv, m_phase, m_design, m_threshold, m_ingress,
-        m_delayCompute, m_seed, m_dim, m_inputShape });
+    parser.addOptions({ m_chip, m_set, m_batch, m_seq, m_kv, m_phase, m_design, m_threshold, m_ingress, m_delayCompute,
+        m_seed, m_dim, m_inputShape });
 }
 
 run::RunRequest RunRequestOptions::read(const QCommandLineParser& parser, QStringList& problems) const
@@ -216,8 +218,8 @@ std::optional<run::RunSpec> resolveOrReport(const run::RunRequest& request, cons
 {
     run::RunSpecResult resolved = run::resolveRunSpec(request);
     for (const chip::FieldError& error : resolved.errors)
-        io.err << command << ": " << QString::fromStdString(error.field) << ": " << QString::fromStdString(error.message)
-               << "\n";
+        io.err << command << ": " << QString::fromStdString(error.field) << ": "
+               << QString::fromStdString(error.message) << "\n";
     if (!resolved.ok())
         return std::nullopt;
     return std::move(resolved.spec);

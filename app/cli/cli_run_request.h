@@ -26,7 +26,8 @@ enum class SeqMeaning { NewTokens, Context };
 /// appended to `problems` as "--dim: 'x' is not NAME=SIZE".
 std::map<std::string, std::int64_t> parseDimOptions(const QStringList& values, QStringList& problems);
 /// --input-shape INPUT=d0,d1,... values (repeatable): whole shapes of graph inputs, for unnamed dims too.
-std::map<std::string, std::vector<std::int64_t>> parseInputShapeOptions(const QStringList& values, QStringList& problems);
+std::map<std::string, std::vector<std::int64_t>> parseInputShapeOptions(
+    const QStringList& values, QStringList& problems);
 
 /// resolveRunSpec(request), printing each field error as "<command>: field: message"; nothing on errors.
 std::optional<run::RunSpec> resolveOrReport(const run::RunRequest& request, const QString& command, Io io);

@@ -14,8 +14,8 @@
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
 #include "app/cli/cli_parity.h"
-#include "app/cli/cli_sweep_mpi.h"
 #include "app/cli/cli_run_request.h"
+#include "app/cli/cli_sweep_mpi.h"
 #include "engine/run/sweep.h"
 #include "engine/store/result_store.h"
 

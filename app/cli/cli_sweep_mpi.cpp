@@ -39,7 +39,8 @@ void mpiGatherPoints(const MpiRanks& ranks, run::SweepResult& result)
             const run::SweepPoint& point = result.points[p];
             if (!point.done)
                 continue;
-            out << quint64(p) << point.fromCache << QByteArray::fromStdString(point.error) << quint32(point.latencyMs.size());
+            out << quint64(p) << point.fromCache << QByteArray::fromStdString(point.error)
+                << quint32(point.latencyMs.size());
             for (double latency : point.latencyMs)
                 out << latency;
         }

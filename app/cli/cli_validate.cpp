@@ -91,7 +91,8 @@ int runValidate(const QStringList& args, Io io)
     for (const QString& value : parser.values(fitOn))
         fitSystems.push_back(value.toStdString());
 
-    const std::unique_ptr<store::ResultStore> resultStore = openCache(parser.isSet(noCache), parser.value(cache), command, io);
+    const std::unique_ptr<store::ResultStore> resultStore
+        = openCache(parser.isSet(noCache), parser.value(cache), command, io);
     std::map<std::string, hlo::ReadResult> parsed;
     NullRunControl control;
     auto predict = [&](const hlo::ReferenceRow& row, double scale) -> hlo::Prediction {
@@ -109,14 +110,15 @@ int runValidate(const QStringList& args, Io io)
             entry = parsed.emplace(path, hlo::readHloFile(path)).first;
         if (entry->second.modules.empty())
             return { std::nullopt,
-                entry->second.onlyComments  ? path + ": holds only comments: no module"
+                entry->second.onlyComments         ? path + ": holds only comments: no module"
                     : entry->second.errors.empty() ? path + ": no module"
                                                    : hlo::toString(entry->second.errors.front()) };
         hlo::HloRunOptions options;
         options.system = row.system;
         options.estimators = estimators;
         options.efficiencyScale = scale;
-        const hlo::HloRunResult result = hlo::runHloModule(entry->second.modules.front(), options, resultStore.get(), control);
+        const hlo::HloRunResult result
+            = hlo::runHloModule(entry->second.modules.front(), options, resultStore.get(), control);
         if (!result.ok())
             return { std::nullopt, result.errors.empty() ? std::string("stopped") : result.errors.front() };
         return { result.stepSeconds, "" };
@@ -147,8 +149,8 @@ int runValidate(const QStringList& args, Io io)
         const hlo::DevicePresetResult device
             = system.ok() ? hlo::resolveDevicePreset(system.preset.device) : hlo::DevicePresetResult {};
         if (!system.ok() || !device.ok()) {
-            io.err << command << ": --fit-out: cannot resolve the device of " << QString::fromStdString(fitSystems.front())
-                   << "\n";
+            io.err << command << ": --fit-out: cannot resolve the device of "
+                   << QString::fromStdString(fitSystems.front()) << "\n";
             return int(ExitCode::BadInput);
         }
         hlo::DevicePreset fitted = device.preset;
@@ -161,15 +163,14 @@ int runValidate(const QStringList& args, Io io)
         int fitRows = 0;
         for (const hlo::ValidationRow& row : report.rows)
             fitRows += row.usedForFit && row.prediction.seconds ? 1 : 0;
-        fitted.efficiencyProvenance = QString(u"fitted by elk validate on %1 (%2 rows of %3; MAPE %4 % on them, %5 % on "
-                                              "the other systems' %6 rows)"_s)
-                                          .arg(systems.join(u", "_s), QString::number(fitRows),
-                                              QString::fromStdString(sourceName),
-                                              QString::number(report.fitMapePercent, 'f', 1),
-                                              report.mapePercent ? QString::number(*report.mapePercent, 'f', 1)
-                                                                 : u"n/a"_s,
-                                              QString::number(report.predictedRows - fitRows))
-                                          .toStdString();
+        fitted.efficiencyProvenance
+            = QString(u"fitted by elk validate on %1 (%2 rows of %3; MAPE %4 % on them, %5 % on "
+                      "the other systems' %6 rows)"_s)
+                  .arg(systems.join(u", "_s), QString::number(fitRows), QString::fromStdString(sourceName),
+                      QString::number(report.fitMapePercent, 'f', 1),
+                      report.mapePercent ? QString::number(*report.mapePercent, 'f', 1) : u"n/a"_s,
+                      QString::number(report.predictedRows - fitRows))
+                  .toStdString();
         if (!writeFile(parser.value(fitOut), hlo::devicePresetToJson(fitted), command, io))
             return int(ExitCode::BadInput);
         io.out << "fitted device preset written to " << parser.value(fitOut) << "\n";

@@ -29,8 +29,8 @@ namespace {
     {
         io.out << "Model: " << path << "\n"
                << "  name: " << QString::fromStdString(summary.name) << "\n"
-               << "  " << summary.opCount << " ops, " << summary.distinctExpressionCount
-               << " distinct expressions, " << summary.tensorCount << " tensors\n"
+               << "  " << summary.opCount << " ops, " << summary.distinctExpressionCount << " distinct expressions, "
+               << summary.tensorCount << " tensors\n"
                << "  " << numberText(double(summary.flops) / 1e9, 5) << " GFLOP\n"
                << "  weights " << bytesText(summary.bytesOf(model::TensorRole::Weight)) << ", KV cache "
                << bytesText(summary.bytesOf(model::TensorRole::KvCache)) << ", activations "

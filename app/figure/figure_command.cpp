@@ -4,7 +4,8 @@
 //            [--view-design NAME] [--compare-design NAME] [--op NAME|STEP] [--style column|wide|slide]
 //            [--width-cm W] [--height-cm H] [--font-pt P] [--dpi N] [--vary field=...]... [--cache PATH | --no-cache]
 // elk figure hlo-timeline|hlo-roofline --hlo MODULE.mlir [--system NAME|FILE]... [--estimator SPEC]...
-//            [--split linear|dependency] [--no-fusion] --out FILE.{pdf,svg,png} [style options] [--cache PATH | --no-cache]
+//            [--split linear|dependency] [--no-fusion] --out FILE.{pdf,svg,png} [style options] [--cache PATH |
+//            --no-cache]
 #include "app/figure/figure_command.h"
 
 #include <cmath>
@@ -18,13 +19,13 @@
 #include "app/cli/cli_internal.h"
 #include "app/cli/cli_run_request.h"
 #include "app/figure/figure_views.h"
-#include "widgets/plots/diff_plot_view.h"
 #include "engine/core/read_file.h"
 #include "engine/hlo/hlo_run.h"
 #include "engine/run/run_compile.h"
 #include "engine/run/sweep.h"
 #include "engine/store/result_store.h"
 #include "widgets/hlo/hlo_plot_view.h"
+#include "widgets/plots/diff_plot_view.h"
 #include "widgets/plots/sweep_view.h"
 
 using namespace Qt::Literals::StringLiterals;
@@ -36,25 +37,36 @@ namespace {
     constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
 
     struct FigureOptions {
-        QCommandLineOption runSpec { u"run-spec"_s, u"Run spec JSON (elk.runspec/1), e.g. from 'elk runspec resolve'."_s, u"FILE"_s };
-        QCommandLineOption out { u"out"_s, u"Output file; the format follows the suffix: .pdf, .svg or .png."_s, u"FILE"_s };
-        QCommandLineOption design { u"view-design"_s, u"Design shown by single-design figures (default elk-full, else the first)."_s, u"NAME"_s };
-        QCommandLineOption compareDesign { u"compare-design"_s, u"classroom: the design shown next to --view-design; diff, diff-timeline, diff-links: the second side's design."_s, u"NAME"_s };
-        QCommandLineOption op { u"op"_s, u"pareto: the op, by execution step number or name (default: the longest)."_s, u"NAME|STEP"_s };
-        QCommandLineOption style { u"style"_s, u"column (8.5 × 6 cm, 8 pt), wide (17.8 × 7 cm, 8 pt) or slide (25.4 × 14.3 cm, 16 pt)."_s, u"STYLE"_s, u"column"_s };
+        QCommandLineOption runSpec { u"run-spec"_s,
+            u"Run spec JSON (elk.runspec/1), e.g. from 'elk runspec resolve'."_s, u"FILE"_s };
+        QCommandLineOption out { u"out"_s, u"Output file; the format follows the suffix: .pdf, .svg or .png."_s,
+            u"FILE"_s };
+        QCommandLineOption design { u"view-design"_s,
+            u"Design shown by single-design figures (default elk-full, else the first)."_s, u"NAME"_s };
+        QCommandLineOption compareDesign { u"compare-design"_s,
+            u"classroom: the design shown next to --view-design; diff, diff-timeline, diff-links: the second side's design."_s,
+            u"NAME"_s };
+        QCommandLineOption op { u"op"_s, u"pareto: the op, by execution step number or name (default: the longest)."_s,
+            u"NAME|STEP"_s };
+        QCommandLineOption style { u"style"_s,
+            u"column (8.5 × 6 cm, 8 pt), wide (17.8 × 7 cm, 8 pt) or slide (25.4 × 14.3 cm, 16 pt)."_s, u"STYLE"_s,
+            u"column"_s };
         QCommandLineOption widthCm { u"width-cm"_s, u"Figure width in cm (overrides the style)."_s, u"W"_s };
         QCommandLineOption heightCm { u"height-cm"_s, u"Figure height in cm."_s, u"H"_s };
         QCommandLineOption fontPt { u"font-pt"_s, u"Font size in points."_s, u"P"_s };
         QCommandLineOption dpi { u"dpi"_s, u"PNG resolution."_s, u"N"_s };
         QCommandLineOption againstChip { u"against-chip"_s,
-            u"diff, diff-timeline, diff-links: the second side runs on this chip (preset or file; default: --chip)."_s, u"C2"_s };
+            u"diff, diff-timeline, diff-links: the second side runs on this chip (preset or file; default: --chip)."_s,
+            u"C2"_s };
         QCommandLineOption caption { u"caption"_s,
             u"Print a small 'Elk Studio run KEY' caption (the run's cache key is in the file's metadata anyway; "
             "'elk-studio FILE' reopens the run)."_s };
-        QCommandLineOption vary { u"vary"_s, u"sweep: field=start:stop:step or field=a,b,c (once or twice)."_s, u"SPEC"_s };
+        QCommandLineOption vary { u"vary"_s, u"sweep: field=start:stop:step or field=a,b,c (once or twice)."_s,
+            u"SPEC"_s };
         QCommandLineOption cache { u"cache"_s, u"Result cache file (default: the user cache)."_s, u"PATH"_s };
         QCommandLineOption noCache { u"no-cache"_s, u"Do not read or write the result cache."_s };
-        QCommandLineOption hlo { u"hlo"_s, u"hlo-timeline, hlo-roofline: the StableHLO module (.mlir) to run."_s, u"MODULE"_s };
+        QCommandLineOption hlo { u"hlo"_s, u"hlo-timeline, hlo-roofline: the StableHLO module (.mlir) to run."_s,
+            u"MODULE"_s };
         QCommandLineOption system { u"system"_s,
             u"hlo-*: a system preset (see 'elk hlo --list') or system JSON file; repeat to compare (default 4x-a100-sxm-40gb)."_s,
             u"NAME|FILE"_s };
@@ -63,7 +75,8 @@ namespace {
             "for kernels they do not price. Every --system runs with every --estimator (default roofline)."_s,
             u"SPEC"_s };
         QCommandLineOption split { u"split"_s, u"hlo-*: linear (default) or dependency slicing."_s, u"MODE"_s };
-        QCommandLineOption noFusion { u"no-fusion"_s, u"hlo-*: cost every op as its own kernel (no XLA-like fusion)."_s };
+        QCommandLineOption noFusion { u"no-fusion"_s,
+            u"hlo-*: cost every op as its own kernel (no XLA-like fusion)."_s };
     };
 
     /// Runs the module on every system × estimator and shows the runs; an exit code, or -1 when the view
@@ -110,8 +123,8 @@ namespace {
                     return kBadInput;
                 }
                 io.out << QString::fromStdString(result->systemName) << " · " << estimator << ": step "
-                       << QString::number(result->stepSeconds * 1e3, 'f', 3) << " ms (region cache " << result->cacheHits
-                       << " hits, " << result->cacheMisses << " misses)\n";
+                       << QString::number(result->stepSeconds * 1e3, 'f', 3) << " ms (region cache "
+                       << result->cacheHits << " hits, " << result->cacheMisses << " misses)\n";
                 results.push_back(std::move(result));
             }
         }
@@ -119,7 +132,8 @@ namespace {
         return -1;
     }
 
-    bool readPositive(const QCommandLineParser& parser, const QCommandLineOption& option, double& value, QStringList& problems)
+    bool readPositive(
+        const QCommandLineParser& parser, const QCommandLineOption& option, double& value, QStringList& problems)
     {
         if (!parser.isSet(option))
             return true;
@@ -133,7 +147,8 @@ namespace {
         return true;
     }
 
-    std::unique_ptr<store::ResultStore> openStore(const QCommandLineParser& parser, const FigureOptions& options, QTextStream& err)
+    std::unique_ptr<store::ResultStore> openStore(
+        const QCommandLineParser& parser, const FigureOptions& options, QTextStream& err)
     {
         if (parser.isSet(options.noCache))
             return nullptr;
@@ -169,8 +184,8 @@ namespace {
         return -1;
     }
 
-    int exportView(widgets::PlotView& view, const QString& kind, const QString& outPath, const widgets::FigureStyle& style,
-        QTextStream& out, QTextStream& err, const QString& command)
+    int exportView(widgets::PlotView& view, const QString& kind, const QString& outPath,
+        const widgets::FigureStyle& style, QTextStream& out, QTextStream& err, const QString& command)
     {
         if (!view.hasData()) {
             err << command << ": the " << kind << " figure has nothing to draw for this run\n";
@@ -194,9 +209,11 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
     const QString command = u"elk figure"_s;
     const cli::Io io { out, err };
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Render one of elk-studio's figures headless: %1."_s.arg(figureKinds().join(u", "_s)));
+    parser.setApplicationDescription(
+        u"Render one of elk-studio's figures headless: %1."_s.arg(figureKinds().join(u", "_s)));
     parser.addPositionalArgument(u"KIND"_s, u"The figure: %1."_s.arg(figureKinds().join(u", "_s)));
-    parser.addPositionalArgument(u"MODEL"_s, u"Model file or bundled model (instead of --run-spec; hlo-*: --hlo MODULE)."_s, u"[MODEL]"_s);
+    parser.addPositionalArgument(
+        u"MODEL"_s, u"Model file or bundled model (instead of --run-spec; hlo-*: --hlo MODULE)."_s, u"[MODEL]"_s);
     const FigureOptions options;
     const cli::RunRequestOptions requestOptions(cli::SeqMeaning::Context);
     requestOptions.addTo(parser);
@@ -214,7 +231,8 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
         return cli::usageError(command, u"no figure KIND given (one of %1)"_s.arg(figureKinds().join(u", "_s)), io);
     const QString kind = positional.front();
     if (!figureKinds().contains(kind))
-        return cli::usageError(command, u"unknown figure KIND '%1' (expected one of %2)"_s.arg(kind, figureKinds().join(u", "_s)), io);
+        return cli::usageError(
+            command, u"unknown figure KIND '%1' (expected one of %2)"_s.arg(kind, figureKinds().join(u", "_s)), io);
     if (!parser.isSet(options.out))
         return cli::usageError(command, u"--out FILE is required"_s, io);
     const QString outPath = parser.value(options.out);
@@ -316,7 +334,8 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
                 errors = run::validateRunSpec(parsed.spec);
             if (!errors.empty()) {
                 for (const run::FieldError& error : errors)
-                    err << specPath << ": " << QString::fromStdString(error.field) << ": " << QString::fromStdString(error.message) << "\n";
+                    err << specPath << ": " << QString::fromStdString(error.field) << ": "
+                        << QString::fromStdString(error.message) << "\n";
                 return kBadInput;
             }
             spec = std::move(parsed.spec);
@@ -324,40 +343,49 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
             run::RunSpecResult resolved = run::resolveRunSpec(request);
             if (!resolved.ok()) {
                 for (const run::FieldError& error : resolved.errors)
-                    err << command << ": " << QString::fromStdString(error.field) << ": " << QString::fromStdString(error.message) << "\n";
+                    err << command << ": " << QString::fromStdString(error.field) << ": "
+                        << QString::fromStdString(error.message) << "\n";
                 return kBadInput;
             }
             spec = std::move(resolved.spec);
         }
         store::CacheOutcome outcome;
-        auto result = std::make_shared<run::RunResult>(store::runCached(spec, store.get(), control, 0, nullptr, true, &outcome));
+        auto result = std::make_shared<run::RunResult>(
+            store::runCached(spec, store.get(), control, 0, nullptr, true, &outcome));
         if (!result->ok()) {
             for (const std::string& error : result->errors)
                 err << command << ": " << QString::fromStdString(error) << "\n";
             return kFailed;
         }
-        int designIndex = findDesign(*result, parser.isSet(options.design) ? parser.value(options.design) : u"elk-full"_s);
+        int designIndex
+            = findDesign(*result, parser.isSet(options.design) ? parser.value(options.design) : u"elk-full"_s);
         if (designIndex < 0 && parser.isSet(options.design))
-            return cli::usageError(command, u"--view-design %1: the run has no such design"_s.arg(parser.value(options.design)), io);
+            return cli::usageError(
+                command, u"--view-design %1: the run has no such design"_s.arg(parser.value(options.design)), io);
         view->setRun(result);
         view->setDesignIndex(std::max(designIndex, 0));
         if (parser.isSet(options.op)) {
             const int step = findStep(*result, parser.value(options.op));
             if (step < 0)
-                return cli::usageError(command, u"--op %1: no such op (a step number 0–%2 or an op name)"_s
-                                                    .arg(parser.value(options.op)).arg(result->problem.steps.size() - 1), io);
+                return cli::usageError(command,
+                    u"--op %1: no such op (a step number 0–%2 or an op name)"_s.arg(parser.value(options.op))
+                        .arg(result->problem.steps.size() - 1),
+                    io);
             view->setSelectedStep(step);
         }
         if (parser.isSet(options.compareDesign)) {
             const int second = findDesign(*result, parser.value(options.compareDesign));
             if (second < 0)
-                return cli::usageError(command, u"--compare-design %1: the run has no such design"_s.arg(parser.value(options.compareDesign)), io);
+                return cli::usageError(command,
+                    u"--compare-design %1: the run has no such design"_s.arg(parser.value(options.compareDesign)), io);
             if (!setSecondDesign(*view, second))
-                return cli::usageError(command, u"--compare-design applies to the classroom and diff figures only"_s, io);
+                return cli::usageError(
+                    command, u"--compare-design applies to the classroom and diff figures only"_s, io);
         }
         if (isDiffFigure(kind)) {
             if (!parser.isSet(options.compareDesign) && !parser.isSet(options.againstChip))
-                return cli::usageError(command, u"%1: give --compare-design B, --against-chip C2, or both"_s.arg(kind), io);
+                return cli::usageError(
+                    command, u"%1: give --compare-design B, --against-chip C2, or both"_s.arg(kind), io);
             if (parser.isSet(options.againstChip)) {
                 if (fromSpecFile)
                     return cli::usageError(command, u"--against-chip needs MODEL --chip C, not --run-spec"_s, io);
@@ -370,22 +398,27 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
                             << QString::fromStdString(error.message) << "\n";
                     return kBadInput;
                 }
-                auto other = std::make_shared<run::RunResult>(store::runCached(resolved.spec, store.get(), control, 0, nullptr, true));
+                auto other = std::make_shared<run::RunResult>(
+                    store::runCached(resolved.spec, store.get(), control, 0, nullptr, true));
                 if (!other->ok()) {
                     for (const std::string& error : other->errors)
                         err << command << ": --against-chip: " << QString::fromStdString(error) << "\n";
                     return kFailed;
                 }
-                const QString designName = parser.isSet(options.compareDesign) ? parser.value(options.compareDesign)
-                    : QString::fromLatin1(schedule::toString(result->designs[std::size_t(std::max(designIndex, 0))].design));
+                const QString designName = parser.isSet(options.compareDesign)
+                    ? parser.value(options.compareDesign)
+                    : QString::fromLatin1(
+                        schedule::toString(result->designs[std::size_t(std::max(designIndex, 0))].design));
                 const int second = findDesign(*other, designName);
                 if (second < 0)
-                    return cli::usageError(command, u"%1: the --against-chip run has no such design"_s.arg(designName), io);
+                    return cli::usageError(
+                        command, u"%1: the --against-chip run has no such design"_s.arg(designName), io);
                 if (auto* diffView = qobject_cast<widgets::DiffPlotView*>(view.get()))
                     diffView->setAgainst(other, second);
             }
         }
-        out << "run " << (outcome.runHit ? "from cache" : "computed") << " in " << QString::number(timer.elapsed() / 1000.0, 'f', 2) << " s\n";
+        out << "run " << (outcome.runHit ? "from cache" : "computed") << " in "
+            << QString::number(timer.elapsed() / 1000.0, 'f', 2) << " s\n";
     }
     return exportView(*view, kind, outPath, style, out, err, command);
 }

@@ -24,8 +24,8 @@ namespace elk::app {
 
 QStringList figureKinds()
 {
-    return { u"designs"_s, u"waterfall"_s, u"orders"_s, u"diff"_s, u"diff-timeline"_s, u"diff-links"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s,
-        u"hlo-timeline"_s, u"hlo-roofline"_s };
+    return { u"designs"_s, u"waterfall"_s, u"orders"_s, u"diff"_s, u"diff-timeline"_s, u"diff-links"_s, u"pareto"_s,
+        u"gantt"_s, u"bandwidth"_s, u"heatmap"_s, u"sweep"_s, u"classroom"_s, u"hlo-timeline"_s, u"hlo-roofline"_s };
 }
 
 std::unique_ptr<widgets::PlotView> createPlotView(const QString& kind)

@@ -51,15 +51,17 @@ void CacheLimit::trimInBackground()
         if (store->stats().fileBytes <= maxBytes)
             return;
         const elk::store::TrimReport report = store->trim(maxBytes);
-        const QString message = report.ok()
-            ? tr("Result cache trimmed to its limit: %1 MiB → %2 MiB")
-                  .arg(double(report.bytesBefore) / (1 << 20), 0, 'f', 1)
-                  .arg(double(report.bytesAfter) / (1 << 20), 0, 'f', 1)
-            : tr("Result cache trim: %1").arg(QString::fromStdString(report.error));
-        QMetaObject::invokeMethod(self, [self, message] {
-            if (self)
-                emit self->trimmed(message);
-        }, Qt::QueuedConnection);
+        const QString message = report.ok() ? tr("Result cache trimmed to its limit: %1 MiB → %2 MiB")
+                                                  .arg(double(report.bytesBefore) / (1 << 20), 0, 'f', 1)
+                                                  .arg(double(report.bytesAfter) / (1 << 20), 0, 'f', 1)
+                                            : tr("Result cache trim: %1").arg(QString::fromStdString(report.error));
+        QMetaObject::invokeMethod(
+            self,
+            [self, message] {
+                if (self)
+                    emit self->trimmed(message);
+            },
+            Qt::QueuedConnection);
     });
 }
 

@@ -91,8 +91,10 @@ DiffPage::DiffPage(QWidget* parent)
 
     m_table->setObjectName(QStringLiteral("diffTable"));
     m_table->setColumnCount(6);
-    m_table->setHorizontalHeaderLabels({ tr("Op"), tr("Δ (ms)"), tr("Δ wait (ms)"), tr("Δ execute (ms)"), tr("Δ preload (ms)"), tr("A step") });
-    m_table->horizontalHeaderItem(1)->setToolTip(tr("Δ wait + Δ execute: what the op adds to B − A (the rows add up to it)"));
+    m_table->setHorizontalHeaderLabels(
+        { tr("Op"), tr("Δ (ms)"), tr("Δ wait (ms)"), tr("Δ execute (ms)"), tr("Δ preload (ms)"), tr("A step") });
+    m_table->horizontalHeaderItem(1)->setToolTip(
+        tr("Δ wait + Δ execute: what the op adds to B − A (the rows add up to it)"));
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -211,18 +213,21 @@ void DiffPage::rebuildChoices()
         if (m_compareRun && findDesign(m_compareRun, a) >= 0)
             m_against->addItem(tr("%1 on %2 — compare chip").arg(a, m_compareLabel), entryCode(CompareRun, 0));
         for (int d = 0; m_historyRun && d < int(m_historyRun->designs.size()); ++d)
-            m_against->addItem(tr("%1 — history: %2").arg(designName(m_historyRun, d), m_historyLabel), entryCode(HistoryRun, d));
+            m_against->addItem(
+                tr("%1 — history: %2").arg(designName(m_historyRun, d), m_historyLabel), entryCode(HistoryRun, d));
         int index = m_wanted.isEmpty() ? -1 : m_against->findText(m_wanted);
         if (index < 0 && m_wanted.isEmpty() && m_compareRun)
             index = m_against->findData(entryCode(CompareRun, 0));
         if (index < 0) // default: what preloading changes (basic), or elk-full when A is basic
-            index = m_against->findData(entryCode(ThisRun, findDesign(m_run, a == QLatin1String("basic") ? QStringLiteral("elk-full") : QStringLiteral("basic"))));
+            index = m_against->findData(entryCode(ThisRun,
+                findDesign(m_run, a == QLatin1String("basic") ? QStringLiteral("elk-full") : QStringLiteral("basic"))));
         if (index < 0 && m_against->count() > 0)
             index = 0;
         m_against->setCurrentIndex(index);
     }
-    m_sideA->setText(m_run ? tr("A: <b>%1</b> on %2 (the design chosen above)").arg(a, QString::fromStdString(m_run->spec.chip.name))
-                           : tr("A: no run yet"));
+    m_sideA->setText(m_run
+            ? tr("A: <b>%1</b> on %2 (the design chosen above)").arg(a, QString::fromStdString(m_run->spec.chip.name))
+            : tr("A: no run yet"));
     apply();
 }
 

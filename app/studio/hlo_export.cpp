@@ -40,8 +40,9 @@ namespace {
 
 QString hloExportName(const elk::hlo::HloRunResult& result, HloDataFormat format)
 {
-    const QString module = result.sourceFile.empty() ? safeName(result.moduleName)
-                                                     : QFileInfo(QString::fromStdString(result.sourceFile)).completeBaseName();
+    const QString module = result.sourceFile.empty()
+        ? safeName(result.moduleName)
+        : QFileInfo(QString::fromStdString(result.sourceFile)).completeBaseName();
     const QString base = module + QLatin1Char('-') + safeName(result.systemName);
     switch (format) {
     case HloDataFormat::Json:
@@ -69,11 +70,13 @@ QString exportHloData(const elk::hlo::HloRunResult& result, HloDataFormat format
         return writeText(path, elk::hlo::hloRegionsToCsv(result));
     case HloDataFormat::Perfetto:
         return writeText(path,
-            elk::hlo::stepTimelineToPerfetto(result.stepNodes, result.timeline, result.moduleName + " on " + result.systemName));
+            elk::hlo::stepTimelineToPerfetto(
+                result.stepNodes, result.timeline, result.moduleName + " on " + result.systemName));
     case HloDataFormat::Chakra: {
         if (!QDir().mkpath(path))
             return QObject::tr("%1: cannot create the folder").arg(path);
-        const elk::hlo::ChakraExport chakra = elk::hlo::buildChakraExport(result.stepNodes, result.system.deviceCount());
+        const elk::hlo::ChakraExport chakra
+            = elk::hlo::buildChakraExport(result.stepNodes, result.system.deviceCount());
         const std::string error = elk::hlo::writeChakraExport(chakra, QDir(path).absolutePath().toStdString());
         return QString::fromStdString(error);
     }

@@ -42,8 +42,8 @@ namespace {
     /// permille over all configurations; stop when the job's control says so or the future is cancelled.
     class ConfigurationControl final : public elk::RunControl {
     public:
-        ConfigurationControl(QPromise<HloJob::Outcome>& promise, const elk::AtomicRunControl& stop, int index, int count,
-            QString label, int& last)
+        ConfigurationControl(QPromise<HloJob::Outcome>& promise, const elk::AtomicRunControl& stop, int index,
+            int count, QString label, int& last)
             : m_promise(promise)
             , m_stop(stop)
             , m_index(index)
@@ -98,9 +98,11 @@ namespace {
             for (const elk::hlo::ReadError& error : read.errors)
                 set.readErrors << QString::fromStdString(elk::hlo::toString(error));
             if (parts > 0)
-                set.readErrors << QObject::tr("%1: part %2 not found (%3 parsed)").arg(request.path).arg(part).arg(parts);
+                set.readErrors
+                    << QObject::tr("%1: part %2 not found (%3 parsed)").arg(request.path).arg(part).arg(parts);
             else if (read.onlyComments)
-                set.readErrors << QObject::tr("%1: holds only comments: no module or function to cost").arg(request.path);
+                set.readErrors
+                    << QObject::tr("%1: holds only comments: no module or function to cost").arg(request.path);
             else if (set.readErrors.isEmpty())
                 set.readErrors << QObject::tr("%1: expected a module or a function, found none").arg(request.path);
             return set;
@@ -113,7 +115,8 @@ namespace {
             elk::hlo::HloRunOptions options = request.options;
             options.system = configuration.system;
             options.estimators = configuration.estimators;
-            elk::hlo::HloRunResult result = elk::hlo::runHloModule(read.modules[std::size_t(part)], options, store, control);
+            elk::hlo::HloRunResult result
+                = elk::hlo::runHloModule(read.modules[std::size_t(part)], options, store, control);
             if (result.status == elk::RunStatus::Stopped || control.stopRequested()) {
                 stopped = true;
                 return set;
@@ -145,7 +148,8 @@ namespace {
         } catch (...) {
             outcome.error = QObject::tr("internal error while running: unknown exception");
         }
-        promise.setProgressValueAndText(kProgressMax, outcome.stopped ? QStringLiteral("stopped") : QStringLiteral("done"));
+        promise.setProgressValueAndText(
+            kProgressMax, outcome.stopped ? QStringLiteral("stopped") : QStringLiteral("done"));
         promise.addResult(std::move(outcome)); // dropped by QFuture when the job was cancelled
     }
 
@@ -211,10 +215,9 @@ void HloJob::start(HloJobRequest request)
         emit progress(job->lastPercent, stage);
     });
     m_current = job;
-    job->watcher->setFuture(QtConcurrent::run(
-        [request = std::move(request), store = m_store, stop = job->stop](QPromise<Outcome>& promise) {
-            runOnWorker(promise, request, store, stop);
-        }));
+    job->watcher->setFuture(
+        QtConcurrent::run([request = std::move(request), store = m_store, stop = job->stop](
+                              QPromise<Outcome>& promise) { runOnWorker(promise, request, store, stop); }));
     emit started();
 }
 

@@ -36,7 +36,8 @@ struct HloJobRequest {
 struct HloRunSet {
     QString path;
     std::vector<HloConfiguration> configurations;
-    std::vector<std::shared_ptr<const elk::hlo::HloRunResult>> results; ///< one per configuration, each ok() or with errors
+    std::vector<std::shared_ptr<const elk::hlo::HloRunResult>>
+        results; ///< one per configuration, each ok() or with errors
     QStringList readErrors; ///< the file did not parse: "file:line:column: expected X, found Y" (results then empty)
     double wallSeconds = 0;
     bool ok() const { return readErrors.isEmpty(); }

@@ -21,9 +21,9 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -335,7 +335,10 @@ void HloPage::fillSystemCombo(QComboBox* combo)
         combo->addItem(QString::fromStdString(name));
         if (const auto preset = elk::hlo::findSystemPreset(name))
             combo->setItemData(combo->count() - 1,
-                QStringLiteral("%1: %2 × %3").arg(QString::fromStdString(preset->displayName)).arg(preset->deviceCount()).arg(QString::fromStdString(preset->device)),
+                QStringLiteral("%1: %2 × %3")
+                    .arg(QString::fromStdString(preset->displayName))
+                    .arg(preset->deviceCount())
+                    .arg(QString::fromStdString(preset->device)),
                 Qt::ToolTipRole);
     }
     const int preferred = combo->findText(kDefaultSystem);
@@ -345,9 +348,11 @@ void HloPage::fillSystemCombo(QComboBox* combo)
 void HloPage::fillEstimatorCombo(QComboBox* combo)
 {
     combo->addItem(QStringLiteral("roofline"), QStringList { QStringLiteral("roofline") });
-    combo->setItemData(0, tr("Bare roofline of the system's device: max(FLOPs / peak, bytes / bandwidth)"), Qt::ToolTipRole);
+    combo->setItemData(
+        0, tr("Bare roofline of the system's device: max(FLOPs / peak, bytes / bandwidth)"), Qt::ToolTipRole);
     for (const elk::chip::ChipSpec& chip : elk::chip::builtinPresets()) {
-        const QStringList chain { QStringLiteral("icca:") + QString::fromStdString(chip.name), QStringLiteral("roofline") };
+        const QStringList chain { QStringLiteral("icca:") + QString::fromStdString(chip.name),
+            QStringLiteral("roofline") };
         combo->addItem(chainText(chain), chain);
         combo->setItemData(combo->count() - 1,
             tr("Ops the ICCA flow supports run through the Elk compiler and simulator on %1; the rest on the roofline")
@@ -365,8 +370,8 @@ void HloPage::onEstimatorChosen(QComboBox* combo)
         combo->setProperty("previousIndex", combo->currentIndex());
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(this, tr("Measured latencies"), m_lastFolder,
-        tr("Latency tables (*.csv);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Measured latencies"), m_lastFolder, tr("Latency tables (*.csv);;All files (*)"));
     if (path.isEmpty()) {
         combo->setCurrentIndex(combo->property("previousIndex").toInt());
         return;
@@ -509,7 +514,8 @@ void HloPage::onFinished(HloRunSetPtr runs)
         // The module did not parse: say where, and lose nothing: the last run that worked stays in
         // the views, and the error line names both files.
         const bool keepLastRun = m_runs && m_runs->ok();
-        QString message = tr("%1 does not parse:\n%2").arg(QFileInfo(runs->path).fileName(), runs->readErrors.join(QLatin1Char('\n')));
+        QString message = tr("%1 does not parse:\n%2")
+                              .arg(QFileInfo(runs->path).fileName(), runs->readErrors.join(QLatin1Char('\n')));
         if (keepLastRun)
             message += tr("\nThe views still show %1.").arg(QFileInfo(m_runs->path).fileName());
         else
@@ -531,7 +537,8 @@ void HloPage::onFinished(HloRunSetPtr runs)
             hits += result.cacheHits;
             misses += result.cacheMisses;
             for (const std::string& error : result.errors)
-                errors << configurationLabel(m_runs->configurations[i]) + QStringLiteral(": ") + QString::fromStdString(error);
+                errors << configurationLabel(m_runs->configurations[i]) + QStringLiteral(": ")
+                        + QString::fromStdString(error);
         }
         showError(errors.join(QLatin1Char('\n')));
         const QString what = count == 1 ? tr("1 configuration") : tr("%1 configurations").arg(count);
@@ -559,11 +566,13 @@ void HloPage::fillSummary()
     m_summary->setRowCount(int(m_runs->results.size()));
     for (int row = 0; row < int(m_runs->results.size()); ++row) {
         const elk::hlo::HloRunResult& result = *m_runs->results[std::size_t(row)];
-        auto* name = cell(configurationLabel(m_runs->configurations[std::size_t(row)]), Qt::AlignLeft | Qt::AlignVCenter);
+        auto* name
+            = cell(configurationLabel(m_runs->configurations[std::size_t(row)]), Qt::AlignLeft | Qt::AlignVCenter);
         name->setForeground(elk::widgets::hloResultColor(row).darker(120));
         m_summary->setItem(row, ConfigurationColumn, name);
         if (!result.ok()) {
-            const QString error = QString::fromStdString(result.errors.empty() ? std::string("failed") : result.errors.front());
+            const QString error
+                = QString::fromStdString(result.errors.empty() ? std::string("failed") : result.errors.front());
             auto* failed = cell(tr("failed: %1").arg(error), Qt::AlignLeft | Qt::AlignVCenter);
             failed->setToolTip(error);
             failed->setForeground(QColor(0xA0, 0, 0));
@@ -576,7 +585,8 @@ void HloPage::fillSummary()
         m_summary->setItem(row, CommColumn, cell(elk::widgets::hloSecondsText(result.commSeconds)));
         m_summary->setItem(row, ExposedColumn, cell(elk::widgets::hloSecondsText(result.exposedCommSeconds)));
         m_summary->setItem(row, FlopsColumn, cell(elk::widgets::hloFlopsText(result.totalFlops)));
-        m_summary->setItem(row, CacheColumn, cell(QStringLiteral("%1 / %2").arg(result.cacheHits).arg(result.cacheMisses)));
+        m_summary->setItem(
+            row, CacheColumn, cell(QStringLiteral("%1 / %2").arg(result.cacheHits).arg(result.cacheMisses)));
         const int warnings = int(result.warnings.size()) + (result.unknownOps.empty() ? 0 : 1);
         m_summary->setItem(row, WarningsColumn, cell(QString::number(warnings)));
         m_summary->item(row, StepColumn)->setData(Qt::UserRole, result.stepSeconds);
@@ -589,7 +599,8 @@ void HloPage::fitSummaryHeight()
     // As tall as its rows (at least two), so the plots below get the rest of the page.
     const int rows = std::max(2, m_summary->rowCount());
     const int rowHeight = m_summary->verticalHeader()->defaultSectionSize();
-    m_summary->setMaximumHeight(m_summary->horizontalHeader()->height() + rows * rowHeight + 2 * m_summary->frameWidth() + 2);
+    m_summary->setMaximumHeight(
+        m_summary->horizontalHeader()->height() + rows * rowHeight + 2 * m_summary->frameWidth() + 2);
 }
 
 void HloPage::selectConfiguration(int index)
@@ -629,18 +640,20 @@ void HloPage::selectConfiguration(int index)
     }
     if (result->ok() && result->fusionEnabled && result->unfusedBytes > 0)
         lines << tr("Fusion: memory traffic %1 → %2 (%3 % of unfused).")
-                     .arg(elk::widgets::hloBytesText(result->unfusedBytes), elk::widgets::hloBytesText(result->fusedBytes))
+                     .arg(elk::widgets::hloBytesText(result->unfusedBytes),
+                         elk::widgets::hloBytesText(result->fusedBytes))
                      .arg(100.0 * result->fusedBytes / result->unfusedBytes, 0, 'f', 1);
     if (lines.isEmpty())
         lines << tr("No warnings.");
     m_warnings->setPlainText(lines.join(QLatin1Char('\n')));
-    m_tabs->setTabText(m_tabs->indexOf(m_warnings), warningCount > 0 ? tr("Warnings (%1)").arg(warningCount) : tr("Warnings"));
+    m_tabs->setTabText(
+        m_tabs->indexOf(m_warnings), warningCount > 0 ? tr("Warnings (%1)").arg(warningCount) : tr("Warnings"));
 }
 
 bool HloPage::showPlot(const QString& figureKind)
 {
-    for (elk::widgets::HloPlotView* view : { static_cast<elk::widgets::HloPlotView*>(m_timeline),
-             static_cast<elk::widgets::HloPlotView*>(m_roofline) }) {
+    for (elk::widgets::HloPlotView* view :
+        { static_cast<elk::widgets::HloPlotView*>(m_timeline), static_cast<elk::widgets::HloPlotView*>(m_roofline) }) {
         if (view->figureKind() == figureKind) {
             m_tabs->setCurrentWidget(view);
             return true;
@@ -679,7 +692,8 @@ void HloPage::updateButtons()
 {
     const bool running = m_job->isRunning();
     m_runButton->setEnabled(!m_path.isEmpty());
-    m_runButton->setToolTip(m_path.isEmpty() ? tr("Open a module first") : tr("Estimate the module on every configuration"));
+    m_runButton->setToolTip(
+        m_path.isEmpty() ? tr("Open a module first") : tr("Estimate the module on every configuration"));
     m_cancelButton->setEnabled(running);
 }
 
@@ -687,7 +701,8 @@ QString HloPage::exportData(HloDataFormat format, const QString& path) const
 {
     if (!m_runs || m_runs->results.empty())
         return tr("Nothing to export yet: run first.");
-    return exportHloData(*m_runs->results[std::size_t(std::clamp(m_selected, 0, int(m_runs->results.size()) - 1))], format, path);
+    return exportHloData(
+        *m_runs->results[std::size_t(std::clamp(m_selected, 0, int(m_runs->results.size()) - 1))], format, path);
 }
 
 void HloPage::exportFigureDialog()
@@ -717,11 +732,12 @@ void HloPage::exportDataDialog(HloDataFormat format)
         return;
     }
     const elk::hlo::HloRunResult& result = *m_runs->results[std::size_t(m_selected)];
-    const QString suggested = QDir(m_lastFolder.isEmpty() ? QDir::homePath() : m_lastFolder).filePath(hloExportName(result, format));
+    const QString suggested
+        = QDir(m_lastFolder.isEmpty() ? QDir::homePath() : m_lastFolder).filePath(hloExportName(result, format));
     QString path;
     if (format == HloDataFormat::Chakra) {
-        const QString parent = QFileDialog::getExistingDirectory(this, tr("Write Chakra traces into a new folder in…"),
-            QFileInfo(suggested).absolutePath());
+        const QString parent = QFileDialog::getExistingDirectory(
+            this, tr("Write Chakra traces into a new folder in…"), QFileInfo(suggested).absolutePath());
         if (!parent.isEmpty())
             path = QDir(parent).filePath(QFileInfo(suggested).fileName());
     } else {

@@ -14,13 +14,13 @@
 #include "app/studio/classroom_mode.h"
 #include "app/studio/hlo_page.h"
 #include "app/studio/main_window.h"
-#include "widgets/plots/figure_metadata.h"
 #include "app/studio/run_views.h"
 #include "app/studio/sweep_panel.h"
 #include "engine/chip/presets.h"
 #include "engine/core/version.h"
 #include "engine/hlo/hlo_presets.h"
 #include "engine/run/sweep.h"
+#include "widgets/plots/figure_metadata.h"
 
 namespace {
 
@@ -111,7 +111,8 @@ int main(int argc, char* argv[])
         QStringLiteral("[FIGURE]"));
     parser.process(app);
     if (parser.positionalArguments().size() > 1)
-        return fail(QStringLiteral("expected at most one FIGURE file, got %1").arg(parser.positionalArguments().size()));
+        return fail(
+            QStringLiteral("expected at most one FIGURE file, got %1").arg(parser.positionalArguments().size()));
 
     elk::app::MainWindow window;
     const bool haveWorkspace = parser.isSet(workspaceOption);
@@ -156,7 +157,8 @@ int main(int argc, char* argv[])
         if (parser.isSet(hloSplitOption)) {
             const auto mode = elk::hlo::splitModeFromString(parser.value(hloSplitOption).toStdString());
             if (!mode)
-                return fail(QStringLiteral("--hlo-split %1: expected linear or dependency").arg(parser.value(hloSplitOption)));
+                return fail(
+                    QStringLiteral("--hlo-split %1: expected linear or dependency").arg(parser.value(hloSplitOption)));
             window.hloPage()->setSplitMode(*mode);
         }
         const QStringList systems = parser.values(hloSystemOption);
@@ -175,7 +177,8 @@ int main(int argc, char* argv[])
     }
 
     if (!parser.positionalArguments().isEmpty()) {
-        const elk::widgets::FigureMetadata figure = elk::widgets::readFigureMetadata(parser.positionalArguments().front());
+        const elk::widgets::FigureMetadata figure
+            = elk::widgets::readFigureMetadata(parser.positionalArguments().front());
         if (!figure.ok())
             return fail(figure.error);
         if (const QString error = window.reopenRun(figure.specHash); !error.isEmpty())
@@ -184,7 +187,7 @@ int main(int argc, char* argv[])
         const QString kind = figure.kind == QLatin1String("waterfall") || figure.kind == QLatin1String("orders")
             ? QStringLiteral("designs")
             : figure.kind == QLatin1String("bandwidth") ? QStringLiteral("gantt")
-                                                         : figure.kind;
+                                                        : figure.kind;
         if (!parser.isSet(viewOption))
             window.views()->setCurrentKind(kind);
     }

@@ -26,8 +26,8 @@
 
 #include "app/studio/cache_limit.h"
 #include "app/studio/classroom_mode.h"
-#include "app/studio/figure_export_dialog.h"
 #include "app/studio/diff_page.h"
+#include "app/studio/figure_export_dialog.h"
 #include "app/studio/history_diff.h"
 #include "app/studio/history_dock.h"
 #include "app/studio/hlo_page.h"
@@ -203,11 +203,13 @@ MainWindow::MainWindow(const QString& storePath, QWidget* parent)
     connect(m_views, &RunViews::designPicked, m_designBox, &QComboBox::setCurrentIndex);
     connect(m_history, &HistoryDock::reopenRequested, this, &MainWindow::reopenRun);
     connect(m_history, &HistoryDock::diffRequested, m_historyDiff, &HistoryDiffLoader::load);
-    connect(m_historyDiff, &HistoryDiffLoader::failed, this, [this](const QString& message) { showStatus(message, 0); });
-    connect(m_historyDiff, &HistoryDiffLoader::loaded, this, [this](elk::widgets::RunSnapshotPtr run, const QString& label) {
-        m_views->diffPage()->setHistoryRun(std::move(run), label);
-        m_views->setCurrentKind(QStringLiteral("diff"));
-    });
+    connect(
+        m_historyDiff, &HistoryDiffLoader::failed, this, [this](const QString& message) { showStatus(message, 0); });
+    connect(m_historyDiff, &HistoryDiffLoader::loaded, this,
+        [this](elk::widgets::RunSnapshotPtr run, const QString& label) {
+            m_views->diffPage()->setHistoryRun(std::move(run), label);
+            m_views->setCurrentKind(QStringLiteral("diff"));
+        });
     connect(m_sweepPanel, &SweepPanel::statusMessage, this, [this](const QString& m) { showStatus(m); });
     m_sweepPanel->setBaseProvider([this] {
         // Cheap: the sweep resolves its points on its workers (model hash included).

@@ -18,13 +18,12 @@ namespace elk::app {
 /// and analyses it (the snapshot holds the graph for the op table). Never throws: every failure
 /// (unreadable file, bad JSON with line/column, field errors, graph check problems, exceptions)
 /// comes back as a snapshot whose `error` names the file and lists the first few problems.
-std::shared_ptr<const elk::widgets::ModelSnapshot> loadModelSnapshot(const QString& pathOrBundledName,
-                                                                      const elk::widgets::RunParameters& run);
+std::shared_ptr<const elk::widgets::ModelSnapshot> loadModelSnapshot(
+    const QString& pathOrBundledName, const elk::widgets::RunParameters& run);
 
 /// Runs loadModelSnapshot() on a worker thread. A new start() replaces the running job: the old
 /// job's result is dropped, so the last model asked for is the one that arrives.
-class ModelLoader : public QObject
-{
+class ModelLoader : public QObject {
     Q_OBJECT
 public:
     explicit ModelLoader(QObject* parent = nullptr);

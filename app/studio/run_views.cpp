@@ -28,8 +28,8 @@ namespace elk::app {
 const QStringList& RunViews::tabKinds()
 {
     static const QStringList kinds { QStringLiteral("chip"), QStringLiteral("designs"), QStringLiteral("pareto"),
-        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("diff"), QStringLiteral("sweep"), QStringLiteral("classroom"), QStringLiteral("hlo"),
-        QStringLiteral("paper") };
+        QStringLiteral("gantt"), QStringLiteral("heatmap"), QStringLiteral("diff"), QStringLiteral("sweep"),
+        QStringLiteral("classroom"), QStringLiteral("hlo"), QStringLiteral("paper") };
     return kinds;
 }
 
@@ -77,13 +77,15 @@ RunViews::RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, 
     addTab(m_classroom, tr("Classroom"));
     addTab(m_hloPage, tr("StableHLO"));
     addTab(m_paperPage, tr("Paper"));
-    setTabToolTip(1, tr("Latency, breakdown and utilisation of every design; below, the bound-gap waterfall "
-                        "(click a part: the timeline shades where it happens)"));
+    setTabToolTip(1,
+        tr("Latency, breakdown and utilisation of every design; below, the bound-gap waterfall "
+           "(click a part: the timeline shades where it happens)"));
     setTabToolTip(2, tr("Execute-state points and Pareto front of the selected op, and what each design chose"));
     setTabToolTip(3, tr("Simulated preload and execute lanes over time, with HBM, NoC and SRAM below"));
     setTabToolTip(4, tr("Utilisation of every link (mesh) or core port (all-to-all) over time"));
-    setTabToolTip(5, tr("The chosen design against another design, the compare chip or a run from the history: "
-                        "per-op Δ, the two timelines aligned on the op, Δ bytes per link"));
+    setTabToolTip(5,
+        tr("The chosen design against another design, the compare chip or a run from the history: "
+           "per-op Δ, the two timelines aligned on the op, Δ bytes per link"));
     setTabToolTip(6, tr("Latency per design while one or two chip fields vary"));
     setTabToolTip(7, tr("Step through the timeline event by event, two designs side by side"));
     setTabToolTip(8, tr("A StableHLO module on GPU/TPU systems or ICCA chips: regions, step timeline, roofline"));
@@ -113,7 +115,8 @@ void RunViews::onWaterfallPart(int designIndex, int cause)
         const elk::sim::GapPart& part = simulated.boundGap.parts[std::size_t(cause)];
         const double msPerCycle = 1e3 / simulated.clockHz;
         m_gantt->setHighlight(part.intervals,
-            tr("%1 — %2: %3 ms lost over %4 ms").arg(name, QString::fromLatin1(elk::sim::describe(elk::sim::GapCause(cause))))
+            tr("%1 — %2: %3 ms lost over %4 ms")
+                .arg(name, QString::fromLatin1(elk::sim::describe(elk::sim::GapCause(cause))))
                 .arg(part.lossCycles * msPerCycle, 0, 'f', 3)
                 .arg(part.durationCycles * msPerCycle, 0, 'f', 3));
     }

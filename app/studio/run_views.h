@@ -38,8 +38,8 @@ public:
     /// Tab kinds, in tab order; the names a workspace's "views" section uses.
     static const QStringList& tabKinds();
 
-    RunViews(QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, PaperPage* paperPage,
-        QWidget* parent = nullptr);
+    RunViews(
+        QWidget* chipPage, SweepPanel* sweepPanel, HloPage* hloPage, PaperPage* paperPage, QWidget* parent = nullptr);
 
     void setRun(elk::widgets::RunSnapshotPtr run);
     elk::widgets::RunSnapshotPtr run() const { return m_run; }

@@ -8,13 +8,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
-#include <QStackedWidget>
 #include <QPushButton>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include "engine/run/sweep.h"
@@ -424,7 +424,8 @@ QString SweepPanel::pickSweep(elk::store::ResultStore& store)
                      .arg(QString::fromStdString(sweep.title))
                      .arg(sweep.recordedPoints)
                      .arg(sweep.gridPoints)
-                     .arg(QString::fromStdString(sweep.createdUtc), QString::fromStdString(sweep.sweepHash.substr(0, 12)));
+                     .arg(QString::fromStdString(sweep.createdUtc),
+                         QString::fromStdString(sweep.sweepHash.substr(0, 12)));
     }
     bool ok = false;
     const QString item = QInputDialog::getItem(this, tr("Open recorded sweep"),

@@ -6,15 +6,14 @@ namespace elk::chip {
 
 namespace {
 
-template <typename Enum, std::size_t N>
-std::optional<Enum> fromString(const Enum (&all)[N], std::string_view text)
-{
-    for (Enum value : all) {
-        if (text == toString(value))
-            return value;
+    template <typename Enum, std::size_t N> std::optional<Enum> fromString(const Enum (&all)[N], std::string_view text)
+    {
+        for (Enum value : all) {
+            if (text == toString(value))
+                return value;
+        }
+        return std::nullopt;
     }
-    return std::nullopt;
-}
 
 } // namespace
 

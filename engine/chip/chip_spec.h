@@ -21,18 +21,18 @@ enum class Topology { AllToAll, Mesh2d };
 
 /// Where the HBM controllers attach to the on-chip interconnect.
 enum class ControllerPlacement {
-    Spread,        ///< evenly spaced over core ids (natural for all-to-all)
-    WestEdge,      ///< mesh: routers of column 0
+    Spread, ///< evenly spaced over core ids (natural for all-to-all)
+    WestEdge, ///< mesh: routers of column 0
     WestEastEdges, ///< mesh: routers of columns 0 and width-1
-    AllEdges,      ///< mesh: every edge router, round-robin
-    Explicit,      ///< the core ids in HbmSpec::controllerCoreIds
+    AllEdges, ///< mesh: every edge router, round-robin
+    Explicit, ///< the core ids in HbmSpec::controllerCoreIds
 };
 
 /// Per-core peaks for the `roofline` tile cost model.
 struct RooflineTileCost {
     double peakFlopPerCycleFp32 = 0;
     double peakFlopPerCycleFp16 = 0; ///< also used for bf16
-    double peakFlopPerCycleFp8 = 0;  ///< also used for int8; 0 = no fp8 units (fp8 ops run at the fp16 peak)
+    double peakFlopPerCycleFp8 = 0; ///< also used for int8; 0 = no fp8 units (fp8 ops run at the fp16 peak)
     double sramBytesPerCycle = 0;
     std::int64_t opOverheadCycles = 0; ///< fixed launch cost per operator tile
     bool operator==(const RooflineTileCost&) const = default;
@@ -47,24 +47,24 @@ struct FittedTileCost {
 struct TileCostSpec {
     TileCostModelKind model = TileCostModelKind::IpuMk2;
     RooflineTileCost roofline; ///< required when model == Roofline
-    FittedTileCost fitted;     ///< required when model == Fitted
+    FittedTileCost fitted; ///< required when model == Fitted
     bool operator==(const TileCostSpec&) const = default;
 };
 
 struct InterconnectSpec {
     Topology topology = Topology::AllToAll;
-    int meshWidth = 0;  ///< routers per row, per chip (mesh2d only; width × height = coresPerChip)
+    int meshWidth = 0; ///< routers per row, per chip (mesh2d only; width × height = coresPerChip)
     int meshHeight = 0; ///< routers per column, per chip (mesh2d only)
     double linkBandwidthGBpsPerCore = 0; ///< each core's ingress (and egress) port, 1 GB = 1e9 bytes
-    std::int64_t hopLatencyCycles = 0;   ///< per router hop (mesh) or per transfer (all-to-all)
-    std::int64_t syncCostCycles = 0;     ///< one global exchange synchronisation
+    std::int64_t hopLatencyCycles = 0; ///< per router hop (mesh) or per transfer (all-to-all)
+    std::int64_t syncCostCycles = 0; ///< one global exchange synchronisation
     bool operator==(const InterconnectSpec&) const = default;
 };
 
 struct InterChipSpec {
-    double linkBandwidthGBps = 0;      ///< per chip, all inter-chip links together
-    std::int64_t latencyCycles = 0;    ///< one inter-chip transfer
-    double overheadFactor = 1.0;       ///< multiplies inter-core communication time when an op spans chips
+    double linkBandwidthGBps = 0; ///< per chip, all inter-chip links together
+    std::int64_t latencyCycles = 0; ///< one inter-chip transfer
+    double overheadFactor = 1.0; ///< multiplies inter-core communication time when an op spans chips
     bool operator==(const InterChipSpec&) const = default;
 };
 
@@ -118,9 +118,10 @@ struct FieldError {
     bool operator==(const FieldError&) const = default;
 };
 
-const char* toString(TileCostModelKind kind);  ///< "ipu-mk2" | "roofline" | "fitted"
-const char* toString(Topology topology);       ///< "all-to-all" | "mesh2d"
-const char* toString(ControllerPlacement placement); ///< "spread" | "west-edge" | "west-east-edges" | "all-edges" | "explicit"
+const char* toString(TileCostModelKind kind); ///< "ipu-mk2" | "roofline" | "fitted"
+const char* toString(Topology topology); ///< "all-to-all" | "mesh2d"
+const char* toString(
+    ControllerPlacement placement); ///< "spread" | "west-edge" | "west-east-edges" | "all-edges" | "explicit"
 
 // Inverses of toString(); nothing for an unknown name.
 std::optional<TileCostModelKind> tileCostModelKindFromString(std::string_view text);
@@ -128,11 +129,11 @@ std::optional<Topology> topologyFromString(std::string_view text);
 std::optional<ControllerPlacement> controllerPlacementFromString(std::string_view text);
 
 // Every enumerator, in declaration order (for pickers and "allowed values" messages).
-inline constexpr TileCostModelKind kAllTileCostModelKinds[] = {TileCostModelKind::IpuMk2, TileCostModelKind::Roofline,
-                                                               TileCostModelKind::Fitted};
-inline constexpr Topology kAllTopologies[] = {Topology::AllToAll, Topology::Mesh2d};
-inline constexpr ControllerPlacement kAllControllerPlacements[] = {
-    ControllerPlacement::Spread, ControllerPlacement::WestEdge, ControllerPlacement::WestEastEdges,
-    ControllerPlacement::AllEdges, ControllerPlacement::Explicit};
+inline constexpr TileCostModelKind kAllTileCostModelKinds[]
+    = { TileCostModelKind::IpuMk2, TileCostModelKind::Roofline, TileCostModelKind::Fitted };
+inline constexpr Topology kAllTopologies[] = { Topology::AllToAll, Topology::Mesh2d };
+inline constexpr ControllerPlacement kAllControllerPlacements[]
+    = { ControllerPlacement::Spread, ControllerPlacement::WestEdge, ControllerPlacement::WestEastEdges,
+          ControllerPlacement::AllEdges, ControllerPlacement::Explicit };
 
 } // namespace elk::chip

@@ -18,40 +18,41 @@ namespace elk::chip {
 
 namespace {
 
-std::string describeErrors(const std::vector<FieldError>& errors)
-{
-    std::string text;
-    for (const FieldError& error : errors)
-        text += "\n  " + error.field + ": " + error.message;
-    return text;
-}
+    std::string describeErrors(const std::vector<FieldError>& errors)
+    {
+        std::string text;
+        for (const FieldError& error : errors)
+            text += "\n  " + error.field + ": " + error.message;
+        return text;
+    }
 
-ChipSpec parsePreset(std::string_view fileName, std::string_view text)
-{
-    const std::string where = "built-in preset " + std::string(fileName) + ".json";
-    ChipParseResult parsed = chipSpecFromJson(text);
-    if (!parsed.ok())
-        throw std::logic_error(where + " does not parse:" + describeErrors(parsed.errors));
-    const std::vector<FieldError> errors = validateChipSpec(parsed.spec);
-    if (!errors.empty())
-        throw std::logic_error(where + " is invalid:" + describeErrors(errors));
-    if (parsed.spec.name != fileName)
-        throw std::logic_error(where + " is named \"" + parsed.spec.name + "\"; a preset's name must equal its file name");
-    return std::move(parsed.spec);
-}
+    ChipSpec parsePreset(std::string_view fileName, std::string_view text)
+    {
+        const std::string where = "built-in preset " + std::string(fileName) + ".json";
+        ChipParseResult parsed = chipSpecFromJson(text);
+        if (!parsed.ok())
+            throw std::logic_error(where + " does not parse:" + describeErrors(parsed.errors));
+        const std::vector<FieldError> errors = validateChipSpec(parsed.spec);
+        if (!errors.empty())
+            throw std::logic_error(where + " is invalid:" + describeErrors(errors));
+        if (parsed.spec.name != fileName)
+            throw std::logic_error(
+                where + " is named \"" + parsed.spec.name + "\"; a preset's name must equal its file name");
+        return std::move(parsed.spec);
+    }
 
-// Parsed once; a bad preset is a programming error that the preset test catches before release.
-const std::vector<ChipSpec>& parsedPresets()
-{
-    static const std::vector<ChipSpec> presets = [] {
-        std::vector<ChipSpec> specs;
-        for (const auto& [fileName, text] : detail::builtinPresetTexts())
-            specs.push_back(parsePreset(fileName, text));
-        std::sort(specs.begin(), specs.end(), [](const ChipSpec& a, const ChipSpec& b) { return a.name < b.name; });
-        return specs;
-    }();
-    return presets;
-}
+    // Parsed once; a bad preset is a programming error that the preset test catches before release.
+    const std::vector<ChipSpec>& parsedPresets()
+    {
+        static const std::vector<ChipSpec> presets = [] {
+            std::vector<ChipSpec> specs;
+            for (const auto& [fileName, text] : detail::builtinPresetTexts())
+                specs.push_back(parsePreset(fileName, text));
+            std::sort(specs.begin(), specs.end(), [](const ChipSpec& a, const ChipSpec& b) { return a.name < b.name; });
+            return specs;
+        }();
+        return presets;
+    }
 
 } // namespace
 

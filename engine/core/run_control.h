@@ -17,8 +17,7 @@ enum class RunStatus { Completed, Stopped, Failed };
 /// Contract: the engine calls stopRequested() at safe points (at least every few milliseconds of work)
 /// and returns RunStatus::Stopped soon after it turns true; progress() may be called from the worker
 /// thread only and must be cheap. The engine never learns whether Qt, the CLI or a test is listening.
-class RunControl
-{
+class RunControl {
 public:
     virtual ~RunControl() = default;
     virtual bool stopRequested() const = 0;
@@ -26,19 +25,20 @@ public:
 };
 
 /// Never stops, reports nowhere.
-class NullRunControl final : public RunControl
-{
+class NullRunControl final : public RunControl {
 public:
     bool stopRequested() const override { return false; }
     void progress(std::int64_t, std::int64_t, std::string_view) override { }
 };
 
 /// A stop flag any thread may set, plus an optional progress callback.
-class AtomicRunControl final : public RunControl
-{
+class AtomicRunControl final : public RunControl {
 public:
     using ProgressCallback = std::function<void(std::int64_t done, std::int64_t total, std::string_view stage)>;
-    explicit AtomicRunControl(ProgressCallback callback = {}) : m_callback(std::move(callback)) { }
+    explicit AtomicRunControl(ProgressCallback callback = {})
+        : m_callback(std::move(callback))
+    {
+    }
 
     void requestStop() { m_stop.store(true, std::memory_order_relaxed); }
     bool stopRequested() const override { return m_stop.load(std::memory_order_relaxed); }

@@ -171,8 +171,14 @@ namespace {
     const Metric kNoc = [](const run::PaperDesignResult& d) { return d.nocUtilization; };
     const Metric kTflops = [](const run::PaperDesignResult& d) { return d.tflops; };
 
-    std::string topology(bool mesh) { return mesh ? "mesh" : "all-to-all"; }
-    double hbmTBps(const run::PaperPoint& p) { return p.hbmGBps / 1000.0; }
+    std::string topology(bool mesh)
+    {
+        return mesh ? "mesh" : "all-to-all";
+    }
+    double hbmTBps(const run::PaperPoint& p)
+    {
+        return p.hbmGBps / 1000.0;
+    }
 
 } // namespace
 
@@ -185,17 +191,19 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
     chart.title = (known ? "Fig. " + figure.substr(3) + " · " + known->title : figure)
         + (mode == run::ReproduceMode::EqualTerms ? " · equal terms" : " · artifact parity");
     chart.caption = std::string(mode == run::ReproduceMode::EqualTerms
-                                    ? "Elk Studio's pipeline and simulator on the bundled models"
-                                    : "Artifact parity on the artifact's model files")
+                            ? "Elk Studio's pipeline and simulator on the bundled models"
+                            : "Artifact parity on the artifact's model files")
         + "; raw values (no running minima or clamps).";
     const ChartBuilder build(points, published);
 
     if (figure == "fig17") {
         chart.columns = 2;
         for (const std::string& model : kLlms) {
-            chart.panels.push_back(build.bars(model, "per-token latency (ms)",
-                [&](const run::PaperPoint& p) { return p.model == model; },
-                [](const run::PaperPoint& p) { return "b" + std::to_string(p.batch) + "\nKV " + std::to_string(p.seqLen); },
+            chart.panels.push_back(build.bars(
+                model, "per-token latency (ms)", [&](const run::PaperPoint& p) { return p.model == model; },
+                [](const run::PaperPoint& p) {
+                    return "b" + std::to_string(p.batch) + "\nKV " + std::to_string(p.seqLen);
+                },
                 kLatency, "latency_ms"));
         }
     } else if (figure == "fig18") {
@@ -219,7 +227,8 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         const bool noc = figure == "fig21";
         for (int mesh = 0; mesh < 2; ++mesh) {
             for (const std::string& model : kLlms) {
-                chart.panels.push_back(build.lines(model + " · " + topology(mesh), "HBM bandwidth (TB/s)",
+                chart.panels.push_back(build.lines(
+                    model + " · " + topology(mesh), "HBM bandwidth (TB/s)",
                     noc ? "interconnect utilisation" : "per-token latency (ms)",
                     [&](const run::PaperPoint& p) { return p.model == model && p.mesh == bool(mesh); }, hbmTBps,
                     noc ? kNoc : kLatency, noc ? "noc_utilization" : "latency_ms"));
@@ -239,7 +248,8 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
             for (double hbm : { 8000.0, 10000.0, 12000.0, 14000.0 }) {
                 chart.panels.push_back(build.lines(
                     "HBM " + number(hbm / 1000) + " TB/s · " + topology(mesh), "NoC (32·x TB/s)",
-                    "per-token latency (ms)", [&](const run::PaperPoint& p) { return p.hbmGBps == hbm && p.mesh == bool(mesh); },
+                    "per-token latency (ms)",
+                    [&](const run::PaperPoint& p) { return p.hbmGBps == hbm && p.mesh == bool(mesh); },
                     [](const run::PaperPoint& p) { return 32.0 * p.nocScale; }, kLatency, "latency_ms"));
             }
         }
@@ -249,15 +259,17 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         models.push_back("vit-huge");
         for (int mesh = 0; mesh < 2; ++mesh) {
             for (const std::string& model : models) {
-                chart.panels.push_back(build.lines(displayModel(model, mode) + " · " + topology(mesh), "cores",
-                    "per-token latency (ms)", [&](const run::PaperPoint& p) { return p.model == model && p.mesh == bool(mesh); },
+                chart.panels.push_back(build.lines(
+                    displayModel(model, mode) + " · " + topology(mesh), "cores", "per-token latency (ms)",
+                    [&](const run::PaperPoint& p) { return p.model == model && p.mesh == bool(mesh); },
                     [](const run::PaperPoint& p) { return double(p.cores); }, kLatency, "latency_ms"));
             }
         }
     } else if (figure == "fig24") {
         chart.columns = 1;
         for (int mesh = 0; mesh < 2; ++mesh) {
-            chart.panels.push_back(build.bars(topology(mesh), "TFLOP/s", [&](const run::PaperPoint& p) { return p.mesh == bool(mesh); },
+            chart.panels.push_back(build.bars(
+                topology(mesh), "TFLOP/s", [&](const run::PaperPoint& p) { return p.mesh == bool(mesh); },
                 [](const run::PaperPoint& p) {
                     return number(p.hbmGBps) + "\nx" + number(p.nocScale) + "\ny" + number(p.computeScale);
                 },
@@ -277,9 +289,11 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         }
     }
     if (paper)
-        chart.caption += " Hollow \"paper\" markers: values published in the paper (resources/paper; figure, page and reading precision there).";
+        chart.caption += " Hollow \"paper\" markers: values published in the paper (resources/paper; figure, page and "
+                         "reading precision there).";
     if (artifact)
-        chart.caption += " Hollow \"artifact\" markers: the published artifact's own runs (commit 8c6e814), in the design's colour.";
+        chart.caption += " Hollow \"artifact\" markers: the published artifact's own runs (commit 8c6e814), in the "
+                         "design's colour.";
     return chart;
 }
 

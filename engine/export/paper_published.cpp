@@ -50,8 +50,8 @@ PublishedValues parsePublishedValues(std::string_view text, const std::string& f
     try {
         root = Json::parse(text);
     } catch (const Json::parse_error& e) {
-        published.error = fileName + ": " + positionText(parseErrorPosition(text, e.byte)) + ": "
-            + jsonSyntaxReason(e.what());
+        published.error
+            = fileName + ": " + positionText(parseErrorPosition(text, e.byte)) + ": " + jsonSyntaxReason(e.what());
         return published;
     }
     auto fail = [&](const std::string& message) {

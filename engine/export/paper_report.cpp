@@ -51,7 +51,10 @@ namespace {
         { "elk-dyn ideal fraction (ideal / elk-dyn latency)", "elk_dyn_ideal_fraction", "ideal", "elk-dyn" },
     };
 
-    std::string topologyOf(const run::PaperPoint& point) { return point.mesh ? "mesh" : "all-to-all"; }
+    std::string topologyOf(const run::PaperPoint& point)
+    {
+        return point.mesh ? "mesh" : "all-to-all";
+    }
 
     int failedPoints(const std::vector<run::PaperPointResult>& points)
     {
@@ -88,10 +91,10 @@ std::string reproduceCsv(const std::string& figure, const std::vector<run::Paper
                       "noc_utilization,tflops,from_cache,error\n";
     for (const run::PaperPointResult& result : points) {
         const run::PaperPoint& p = result.point;
-        const std::string prefix = figure + "," + p.model + "," + std::to_string(p.batch) + "," + std::to_string(p.seqLen)
-            + "," + (p.training ? "1" : "0") + "," + std::to_string(p.cores) + "," + number(p.hbmGBps, "%.12g") + ","
-            + topologyOf(p) + "," + number(p.mesh ? p.meshRatio : 0, "%.12g") + "," + number(p.nocScale, "%.12g") + ","
-            + number(p.computeScale, "%.12g") + ",";
+        const std::string prefix = figure + "," + p.model + "," + std::to_string(p.batch) + ","
+            + std::to_string(p.seqLen) + "," + (p.training ? "1" : "0") + "," + std::to_string(p.cores) + ","
+            + number(p.hbmGBps, "%.12g") + "," + topologyOf(p) + "," + number(p.mesh ? p.meshRatio : 0, "%.12g") + ","
+            + number(p.nocScale, "%.12g") + "," + number(p.computeScale, "%.12g") + ",";
         if (result.designs.empty()) {
             csv += prefix + ",,,,,,,,,";
             csv += std::string(result.fromCache ? "1" : "0") + "," + csvField(result.error) + "\n";
@@ -100,9 +103,10 @@ std::string reproduceCsv(const std::string& figure, const std::vector<run::Paper
         for (const run::PaperDesignResult& d : result.designs) {
             csv += prefix + d.design + ",";
             if (d.error.empty()) {
-                csv += number(d.latencyMs, "%.9g") + "," + number(d.overlapMs, "%.9g") + "," + number(d.preloadOnlyMs, "%.9g")
-                    + "," + number(d.executeOnlyMs, "%.9g") + "," + number(d.restMs, "%.9g") + ","
-                    + number(d.hbmUtilization) + "," + number(d.nocUtilization) + "," + number(d.tflops) + ",";
+                csv += number(d.latencyMs, "%.9g") + "," + number(d.overlapMs, "%.9g") + ","
+                    + number(d.preloadOnlyMs, "%.9g") + "," + number(d.executeOnlyMs, "%.9g") + ","
+                    + number(d.restMs, "%.9g") + "," + number(d.hbmUtilization) + "," + number(d.nocUtilization) + ","
+                    + number(d.tflops) + ",";
             } else {
                 csv += ",,,,,,,,";
             }
@@ -138,8 +142,9 @@ std::vector<HeadlineRatio> headlineRatios(
                 ratio.hasPaper = true;
                 ratio.paper = value.value;
                 ratio.paperSource = (value.figure == "abstract" ? "abstract" : value.figure + value.panel) + ", page "
-                    + std::to_string(value.page) + (value.readOffPlot ? ", read off the plot ±" + number(value.precision) : "")
-                    + ": " + value.source;
+                    + std::to_string(value.page)
+                    + (value.readOffPlot ? ", read off the plot ±" + number(value.precision) : "") + ": "
+                    + value.source;
             }
         }
         ratios.push_back(std::move(ratio));
@@ -177,7 +182,8 @@ std::string summaryJson(const std::string& figure, run::ReproduceMode mode,
         compared.push_back({ { "point", value.point }, { "design", value.design }, { "kind", value.kind },
             { "published_latency_ms", value.value },
             { "our_latency_ms", ours ? nlohmann::ordered_json(ours->latencyMs) : nlohmann::ordered_json() },
-            { "relative_difference", ours ? nlohmann::ordered_json(ours->latencyMs / value.value - 1) : nlohmann::ordered_json() },
+            { "relative_difference",
+                ours ? nlohmann::ordered_json(ours->latencyMs / value.value - 1) : nlohmann::ordered_json() },
             { "source", value.source } });
     }
     return root.dump(2) + "\n";
@@ -201,12 +207,13 @@ std::string summaryMarkdown(const std::string& figure, run::ReproduceMode mode,
     std::string rows;
     for (const auto& [entry, ours] : publishedLatencies(points, published)) {
         const PublishedValue& value = *entry;
-        rows += "| " + value.point + " | " + value.design + " | " + value.kind + " | " + number(value.value, "%.4g") + " | "
-            + (ours ? number(ours->latencyMs, "%.4g") : "—") + " | "
+        rows += "| " + value.point + " | " + value.design + " | " + value.kind + " | " + number(value.value, "%.4g")
+            + " | " + (ours ? number(ours->latencyMs, "%.4g") : "—") + " | "
             + (ours ? number(100 * (ours->latencyMs / value.value - 1), "%+.1f") + " %" : "—") + " |\n";
     }
     if (!rows.empty()) {
-        md += "\nPublished latencies at our points:\n\n| point | design | kind | published ms | ours ms | difference |\n"
+        md += "\nPublished latencies at our points:\n\n| point | design | kind | published ms | ours ms | difference "
+              "|\n"
               "|---|---|---|---|---|---|\n"
             + rows;
     }

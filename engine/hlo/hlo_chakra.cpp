@@ -12,8 +12,8 @@
 #include <system_error>
 
 #include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/util/delimited_message_util.h>
 
 #include "engine/hlo/et_def.pb.h"
@@ -59,8 +59,9 @@ namespace {
 
     std::int64_t asInt64(std::uint64_t value)
     {
-        return value > std::uint64_t(std::numeric_limits<std::int64_t>::max()) ? std::numeric_limits<std::int64_t>::max()
-                                                                              : std::int64_t(value);
+        return value > std::uint64_t(std::numeric_limits<std::int64_t>::max())
+            ? std::numeric_limits<std::int64_t>::max()
+            : std::int64_t(value);
     }
 
     pb::Node toProto(const ChakraNode& node)
@@ -273,7 +274,8 @@ ChakraExport buildChakraExport(const std::vector<StepNode>& nodes, std::int64_t 
     std::uint64_t nextId = 0;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const bool repeated = nodes[i].kind == RegionKind::Communication && nodes[i].executions > 1;
-        const std::uint64_t copies = repeated ? std::uint64_t(std::max<long long>(1, std::llround(nodes[i].executions))) : 1;
+        const std::uint64_t copies
+            = repeated ? std::uint64_t(std::max<long long>(1, std::llround(nodes[i].executions))) : 1;
         first[i] = nextId;
         nextId += copies;
         last[i] = nextId - 1;

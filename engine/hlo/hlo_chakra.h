@@ -18,8 +18,28 @@
 namespace elk::hlo {
 
 /// Chakra enums, values as in et_def.proto.
-enum class ChakraNodeType { Invalid = 0, Metadata = 1, MemLoad = 2, MemStore = 3, Comp = 4, CommSend = 5, CommRecv = 6, CommColl = 7 };
-enum class ChakraCollective { AllReduce = 0, Reduce = 1, AllGather = 2, Gather = 3, Scatter = 4, Broadcast = 5, AllToAll = 6, ReduceScatter = 7, ReduceScatterBlock = 8, Barrier = 9 };
+enum class ChakraNodeType {
+    Invalid = 0,
+    Metadata = 1,
+    MemLoad = 2,
+    MemStore = 3,
+    Comp = 4,
+    CommSend = 5,
+    CommRecv = 6,
+    CommColl = 7
+};
+enum class ChakraCollective {
+    AllReduce = 0,
+    Reduce = 1,
+    AllGather = 2,
+    Gather = 3,
+    Scatter = 4,
+    Broadcast = 5,
+    AllToAll = 6,
+    ReduceScatter = 7,
+    ReduceScatterBlock = 8,
+    Barrier = 9
+};
 
 struct ChakraNode {
     std::uint64_t id = 0;
@@ -61,6 +81,7 @@ ChakraExport buildChakraExport(const std::vector<StepNode>& nodes, std::int64_t 
 /// `{"1": [0, 1, 2, 3], ...}`
 std::string communicatorGroupsToJson(const ChakraExport& chakra);
 /// Writes DIR/PREFIX.<rank>.et for every device and DIR/comm_group.json; error text or "".
-std::string writeChakraExport(const ChakraExport& chakra, const std::string& directory, const std::string& prefix = "elk");
+std::string writeChakraExport(
+    const ChakraExport& chakra, const std::string& directory, const std::string& prefix = "elk");
 
 } // namespace elk::hlo

@@ -76,7 +76,8 @@ namespace {
                 }
                 if (m_mode == FusionMode::Xla) {
                     // The export's kernels as XLA made them; an op outside any fusion runs alone.
-                    const FusionRole role = m_detailOf[i]->role == FusionRole::None ? FusionRole::Opaque : m_detailOf[i]->role;
+                    const FusionRole role
+                        = m_detailOf[i]->role == FusionRole::None ? FusionRole::Opaque : m_detailOf[i]->role;
                     const auto found = flat.xlaFusion >= 0 ? kernelOfFusion.find(flat.xlaFusion) : kernelOfFusion.end();
                     if (found != kernelOfFusion.end() && m_kernels[found->second].executions == flat.executions) {
                         addOp(i, found->second);

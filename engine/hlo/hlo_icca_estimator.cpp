@@ -27,7 +27,8 @@ namespace {
         add.kind = model::OpKind::Elementwise;
         add.dimExtents = { 4096 };
         for (int i = 0; i < 3; ++i)
-            add.operands.push_back(model::Operand { { model::Axis::loop(0) }, model::DType::F32, model::TensorRole::Activation });
+            add.operands.push_back(
+                model::Operand { { model::Axis::loop(0) }, model::DType::F32, model::TensorRole::Activation });
         const std::array<std::int64_t, 1> tile { 4096 };
         const double cycles = costModel.tileCycles(add, tile);
         return cycles > 0 ? 4096.0 / cycles * chip.clockHz * double(chip.totalCores()) : 0;
@@ -126,7 +127,7 @@ namespace {
             }
             const run::RunResult result = run::scheduleRun(compiled.compiled, spec, control, 1);
             if (!result.ok() || result.designs.empty() || !result.designs[0].simulated) {
-                why = !result.errors.empty() ? result.errors.front()
+                why = !result.errors.empty()                                      ? result.errors.front()
                     : !result.designs.empty() && !result.designs[0].error.empty() ? result.designs[0].error
                                                                                   : "no simulated schedule";
                 return false;
@@ -180,7 +181,8 @@ EstimatorResult makeIccaEstimator(const std::string& chipPresetOrPath, const std
     }
     const run::ChipResolveResult chip = run::resolveChip(chipPresetOrPath, {});
     if (!chip.ok()) {
-        result.error = "icca:" + chipPresetOrPath + ": " + chip.errors.front().field + ": " + chip.errors.front().message;
+        result.error
+            = "icca:" + chipPresetOrPath + ": " + chip.errors.front().field + ": " + chip.errors.front().message;
         return result;
     }
     const cost::TileCostModelResult costModel = cost::makeTileCostModel(chip.spec);

@@ -13,8 +13,8 @@ namespace elk::hlo {
 
 using model::Axis;
 using model::LoopDim;
-using model::OpKind;
 using model::OperandRef;
+using model::OpKind;
 
 std::optional<model::DType> graphDType(std::string_view type)
 {
@@ -48,14 +48,14 @@ std::optional<model::DType> graphDType(std::string_view type)
 namespace {
 
     const std::set<std::string, std::less<>> kUnary = { "stablehlo.negate", "stablehlo.exponential", "stablehlo.log",
-        "stablehlo.tanh", "stablehlo.logistic", "stablehlo.sqrt", "stablehlo.rsqrt", "stablehlo.abs", "stablehlo.convert",
-        "stablehlo.not", "stablehlo.sine", "stablehlo.cosine", "stablehlo.floor", "stablehlo.ceil", "stablehlo.sign",
-        "stablehlo.exponential_minus_one", "stablehlo.log_plus_one", "stablehlo.cbrt", "stablehlo.round_nearest_even",
-        "stablehlo.round_nearest_afz", "stablehlo.is_finite", "chlo.erf" };
-    const std::set<std::string, std::less<>> kElementwise = { "stablehlo.add", "stablehlo.subtract",
-        "stablehlo.multiply", "stablehlo.divide", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.power",
-        "stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.compare", "stablehlo.select", "stablehlo.clamp",
-        "stablehlo.atan2", "stablehlo.remainder" };
+        "stablehlo.tanh", "stablehlo.logistic", "stablehlo.sqrt", "stablehlo.rsqrt", "stablehlo.abs",
+        "stablehlo.convert", "stablehlo.not", "stablehlo.sine", "stablehlo.cosine", "stablehlo.floor", "stablehlo.ceil",
+        "stablehlo.sign", "stablehlo.exponential_minus_one", "stablehlo.log_plus_one", "stablehlo.cbrt",
+        "stablehlo.round_nearest_even", "stablehlo.round_nearest_afz", "stablehlo.is_finite", "chlo.erf" };
+    const std::set<std::string, std::less<>> kElementwise
+        = { "stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.divide", "stablehlo.maximum",
+              "stablehlo.minimum", "stablehlo.power", "stablehlo.and", "stablehlo.or", "stablehlo.xor",
+              "stablehlo.compare", "stablehlo.select", "stablehlo.clamp", "stablehlo.atan2", "stablehlo.remainder" };
 
     bool isTensor(const Type& type)
     {
@@ -64,7 +64,11 @@ namespace {
 
     class Lowerer {
     public:
-        Lowerer(const HloProgram& program, LoweredRegion& out) : m_program(program), m_out(out) { }
+        Lowerer(const HloProgram& program, LoweredRegion& out)
+            : m_program(program)
+            , m_out(out)
+        {
+        }
 
         bool lower(std::uint32_t flatIndex)
         {
@@ -113,8 +117,8 @@ namespace {
             if (i < flat.operandSources.size() && flat.operandSources[i] >= 0) {
                 const auto key = std::make_pair(std::uint32_t(flat.operandSources[i]),
                     i < flat.operandResultIndex.size() ? flat.operandResultIndex[i] : 0u);
-                if (const auto found = m_produced.find(key); found != m_produced.end()
-                    && m_out.graph.tensor(found->second).shape == shape)
+                if (const auto found = m_produced.find(key);
+                    found != m_produced.end() && m_out.graph.tensor(found->second).shape == shape)
                     return found->second;
                 // Produced outside the region, or seen through a view: read from HBM in this shape.
                 const auto cached = m_external.find({ key, shape });
@@ -355,13 +359,15 @@ namespace {
             const auto w = operandTensor(flatIndex, 1, kernel);
             const auto out = resultTensor(flatIndex);
             return m_out.graph.addOp(opName(flatIndex), OpKind::Conv, loopDims(extents),
-                { OperandRef { out, identityAxes(outShape.size()) }, OperandRef { x, inAxes }, OperandRef { w, kernelAxes } });
+                { OperandRef { out, identityAxes(outShape.size()) }, OperandRef { x, inAxes },
+                    OperandRef { w, kernelAxes } });
         }
 
         const HloProgram& m_program;
         LoweredRegion& m_out;
         std::map<std::pair<std::uint32_t, std::uint32_t>, model::TensorId> m_produced;
-        std::map<std::pair<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>>, model::TensorId> m_external;
+        std::map<std::pair<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>>, model::TensorId>
+            m_external;
     };
 
 } // namespace

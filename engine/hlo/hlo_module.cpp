@@ -10,42 +10,48 @@ namespace elk::hlo {
 
 namespace {
 
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+    constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
-std::int64_t saturatingMul(std::int64_t a, std::int64_t b)
-{
-    if (a == 0 || b == 0)
-        return 0;
-    if (a > kInt64Max / b)
-        return kInt64Max;
-    return a * b;
-}
+    std::int64_t saturatingMul(std::int64_t a, std::int64_t b)
+    {
+        if (a == 0 || b == 0)
+            return 0;
+        if (a > kInt64Max / b)
+            return kInt64Max;
+        return a * b;
+    }
 
-std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) { return a > kInt64Max - b ? kInt64Max : a + b; }
+    std::int64_t saturatingAdd(std::int64_t a, std::int64_t b)
+    {
+        return a > kInt64Max - b ? kInt64Max : a + b;
+    }
 
-bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+    bool startsWith(std::string_view text, std::string_view prefix)
+    {
+        return text.substr(0, prefix.size()) == prefix;
+    }
 
-// Bit width of "i8", "si16", "ui32"; 0 if `text` is not an integer type.
-int integerBits(std::string_view text)
-{
-    if (startsWith(text, "si") || startsWith(text, "ui"))
-        text.remove_prefix(2);
-    else if (startsWith(text, "i"))
-        text.remove_prefix(1);
-    else
-        return 0;
-    int bits = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bits);
-    if (ec != std::errc() || end != text.data() + text.size())
-        return 0;
-    return bits;
-}
+    // Bit width of "i8", "si16", "ui32"; 0 if `text` is not an integer type.
+    int integerBits(std::string_view text)
+    {
+        if (startsWith(text, "si") || startsWith(text, "ui"))
+            text.remove_prefix(2);
+        else if (startsWith(text, "i"))
+            text.remove_prefix(1);
+        else
+            return 0;
+        int bits = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bits);
+        if (ec != std::errc() || end != text.data() + text.size())
+            return 0;
+        return bits;
+    }
 
-std::int64_t intProperty(const AttributeList& attributes, std::string_view name)
-{
-    const Attribute* attribute = findAttribute(attributes, name);
-    return attribute && attribute->kind == Attribute::Kind::Integer ? attribute->intValue : 0;
-}
+    std::int64_t intProperty(const AttributeList& attributes, std::string_view name)
+    {
+        const Attribute* attribute = findAttribute(attributes, name);
+        return attribute && attribute->kind == Attribute::Kind::Integer ? attribute->intValue : 0;
+    }
 
 } // namespace
 
@@ -154,7 +160,8 @@ std::string toString(const Type& type)
     if (!type.bounds.empty()) {
         out += ", #stablehlo.bounds<";
         for (std::size_t i = 0; i < type.bounds.size(); ++i)
-            out += (i ? ", " : "") + (type.bounds[i] == kDynamicDim ? std::string("?") : std::to_string(type.bounds[i]));
+            out += (i ? ", " : "")
+                + (type.bounds[i] == kDynamicDim ? std::string("?") : std::to_string(type.bounds[i]));
         out += ">";
     }
     if (!type.encoding.empty())
@@ -169,7 +176,10 @@ Attribute& Attribute::operator=(const Attribute&) = default;
 Attribute& Attribute::operator=(Attribute&&) noexcept = default;
 Attribute::~Attribute() = default;
 
-const Attribute* Attribute::field(std::string_view name) const { return findAttribute(fields, name); }
+const Attribute* Attribute::field(std::string_view name) const
+{
+    return findAttribute(fields, name);
+}
 
 const Attribute* findAttribute(const AttributeList& list, std::string_view name)
 {
@@ -238,7 +248,8 @@ namespace {
     bool unboundDynamic(const Type& type)
     {
         if (type.kind == TypeKind::Tuple)
-            return std::any_of(type.elements.begin(), type.elements.end(), [](const Type& t) { return unboundDynamic(t); });
+            return std::any_of(
+                type.elements.begin(), type.elements.end(), [](const Type& t) { return unboundDynamic(t); });
         for (std::size_t i = 0; i < type.dims.size(); ++i) {
             if (type.dims[i] == kDynamicDim && !(i < type.bounds.size() && type.bounds[i] != kDynamicDim))
                 return true;
@@ -312,7 +323,8 @@ std::vector<DynamicDimUse> unboundDynamicDims(const Module& module)
         for (std::size_t a = 0; a < function.argumentTypes.size(); ++a) {
             if (unboundDynamic(function.argumentTypes[a]))
                 uses.push_back({ function.location,
-                    "@" + function.name + " argument " + std::to_string(a) + " " + toString(function.argumentTypes[a]) });
+                    "@" + function.name + " argument " + std::to_string(a) + " "
+                        + toString(function.argumentTypes[a]) });
         }
         for (std::size_t r = 0; r < function.resultTypes.size(); ++r) {
             if (unboundDynamic(function.resultTypes[r]))

@@ -120,7 +120,10 @@ struct Op {
     std::vector<Region> regions;
     SourceLocation location; ///< of the op's first token (the result list or the name)
 
-    const Attribute* attribute(std::string_view attributeName) const { return findAttribute(attributes, attributeName); }
+    const Attribute* attribute(std::string_view attributeName) const
+    {
+        return findAttribute(attributes, attributeName);
+    }
 };
 
 struct Block {
@@ -189,8 +192,7 @@ std::int64_t bindDynamicDims(Module& module, std::int64_t size);
 
 /// Calls `visit(op, depth)` for every op of the function, in source order, nested regions after
 /// their parent op (depth 0 = the function body).
-template <typename Visit>
-void forEachOp(const Region& region, Visit&& visit, int depth = 0)
+template <typename Visit> void forEachOp(const Region& region, Visit&& visit, int depth = 0)
 {
     for (const Block& block : region.blocks)
         for (const Op& op : block.ops) {

@@ -30,7 +30,7 @@ struct CollectiveTime {
 
 /// Time of one execution of the collective. Auto picks the fastest algorithm for the topology.
 /// Device ids in groups are global ranks; consecutive ranks share a node (devicesPerNode per node).
-CollectiveTime collectiveTime(
-    const CollectiveInfo& collective, const SystemPreset& system, CollectiveAlgorithm algorithm = CollectiveAlgorithm::Auto);
+CollectiveTime collectiveTime(const CollectiveInfo& collective, const SystemPreset& system,
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Auto);
 
 } // namespace elk::hlo

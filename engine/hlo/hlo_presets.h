@@ -40,7 +40,8 @@ struct DevicePreset {
 };
 
 enum class TopologyKind {
-    AllToAll, ///< every device of a node reaches every other at the per-device link rate (NVLink switch, Infinity Fabric)
+    AllToAll, ///< every device of a node reaches every other at the per-device link rate (NVLink switch, Infinity
+              ///< Fabric)
     Torus2D, ///< TPU ICI: x × y torus, one link per direction per neighbour
 };
 const char* toString(TopologyKind kind);

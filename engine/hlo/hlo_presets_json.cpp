@@ -315,9 +315,9 @@ DevicePresetResult devicePresetFromJson(std::string_view jsonText)
         return result;
     Reader reader(root);
     reader.errors = std::move(result.errors);
-    reader.rejectUnknownKeys({ "schema", "name", "displayName", "vendor", "generation", "peakTflopsByType", "fallbackTflops",
-        "f32MatmulUsesTf32", "transcendentalTeraPerSecond", "memoryBandwidthGBps", "memoryGB", "computeEfficiency",
-        "memoryEfficiency", "efficiencyProvenance", "kernelLaunchMicros", "source" });
+    reader.rejectUnknownKeys({ "schema", "name", "displayName", "vendor", "generation", "peakTflopsByType",
+        "fallbackTflops", "f32MatmulUsesTf32", "transcendentalTeraPerSecond", "memoryBandwidthGBps", "memoryGB",
+        "computeEfficiency", "memoryEfficiency", "efficiencyProvenance", "kernelLaunchMicros", "source" });
     DevicePreset& preset = result.preset;
     reader.readString("name", preset.name, true, true);
     preset.displayName = preset.name;

@@ -71,7 +71,8 @@ namespace {
                 m_argPieces.resize(entry->arguments.size());
                 for (std::size_t i = 0; i < entry->arguments.size(); ++i) {
                     const Type& type = entry->argumentTypes[i];
-                    const AttributeList* attrs = i < entry->argumentAttributes.size() ? &entry->argumentAttributes[i] : nullptr;
+                    const AttributeList* attrs
+                        = i < entry->argumentAttributes.size() ? &entry->argumentAttributes[i] : nullptr;
                     const Attribute* sharding = attrs ? findAttribute(*attrs, "mhlo.sharding") : nullptr;
                     if (!sharding && attrs)
                         sharding = findAttribute(*attrs, "sdy.sharding");
@@ -757,7 +758,8 @@ namespace {
         {
             const auto tiled = [this](const AttributeList& list) {
                 for (const char* key : { "mhlo.sharding", "sdy.sharding" })
-                    if (const Attribute* sharding = findAttribute(list, key); sharding && isTiledSharding(*sharding, m_module))
+                    if (const Attribute* sharding = findAttribute(list, key);
+                        sharding && isTiledSharding(*sharding, m_module))
                         return true;
                 return false;
             };
@@ -799,10 +801,12 @@ namespace {
                 const std::int64_t local = m_program.shardedOps;
                 const std::int64_t global = m_program.globalShapeOps;
                 if (global > 0)
-                    m_program.warnings.push_back(m_module.sourceName + ": the module is not partitioned yet (it carries "
-                        + "tiled shardings); " + std::to_string(global) + " compute op(s) have no sharding of their own "
-                        + "and none follows from their operands: they are costed at their global shape on every device" + (local > 0 ? " (" + std::to_string(local)
-                        + " ops are costed at their local piece)" : std::string())
+                    m_program.warnings.push_back(m_module.sourceName
+                        + ": the module is not partitioned yet (it carries " + "tiled shardings); "
+                        + std::to_string(global) + " compute op(s) have no sharding of their own "
+                        + "and none follows from their operands: they are costed at their global shape on every device"
+                        + (local > 0 ? " (" + std::to_string(local) + " ops are costed at their local piece)"
+                                     : std::string())
                         + "; export the per-device (post-SPMD) program for per-device costs");
                 if (!anyCollective)
                     m_program.warnings.push_back(m_module.sourceName

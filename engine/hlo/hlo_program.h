@@ -87,7 +87,8 @@ struct HloProgram {
     const Module* module = nullptr;
     std::vector<FlatOp> ops; ///< in program order (callees inlined where called)
     std::vector<std::string> unknownOps; ///< op names costed as memory traffic, sorted, each once
-    std::vector<std::string> warnings; ///< "file:line:column: message" (loops with default trip counts, shardings without collectives, ...)
+    std::vector<std::string>
+        warnings; ///< "file:line:column: message" (loops with default trip counts, shardings without collectives, ...)
     std::vector<std::string> errors; ///< no entry function, recursive calls, call to a missing function ...
     /// A module that is not partitioned yet (tiled shardings): compute ops costed at the local piece
     /// their own result sharding gives, and those left at their global shape (no sharding of their own).

@@ -12,25 +12,31 @@ namespace elk::hlo::detail {
 
 namespace {
 
-bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
-int hexValue(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
-
-// Little-endian element `index` of `bytes` bytes from a hex blob's digits.
-std::int64_t hexElement(std::string_view digits, std::size_t index, int bytes, bool isUnsigned)
-{
-    std::uint64_t value = 0;
-    for (int b = bytes - 1; b >= 0; --b) {
-        const std::size_t at = (index * std::size_t(bytes) + std::size_t(b)) * 2;
-        value = (value << 8) | std::uint64_t(hexValue(digits[at]) * 16 + hexValue(digits[at + 1]));
+    bool startsWith(std::string_view text, std::string_view prefix)
+    {
+        return text.substr(0, prefix.size()) == prefix;
     }
-    if (!isUnsigned && bytes < 8) {
-        const std::uint64_t sign = std::uint64_t(1) << (bytes * 8 - 1);
-        if (value & sign)
-            value |= ~((sign << 1) - 1);
+
+    int hexValue(char c)
+    {
+        return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
     }
-    return std::int64_t(value);
-}
+
+    // Little-endian element `index` of `bytes` bytes from a hex blob's digits.
+    std::int64_t hexElement(std::string_view digits, std::size_t index, int bytes, bool isUnsigned)
+    {
+        std::uint64_t value = 0;
+        for (int b = bytes - 1; b >= 0; --b) {
+            const std::size_t at = (index * std::size_t(bytes) + std::size_t(b)) * 2;
+            value = (value << 8) | std::uint64_t(hexValue(digits[at]) * 16 + hexValue(digits[at + 1]));
+        }
+        if (!isUnsigned && bytes < 8) {
+            const std::uint64_t sign = std::uint64_t(1) << (bytes * 8 - 1);
+            if (value & sign)
+                value |= ~((sign << 1) - 1);
+        }
+        return std::int64_t(value);
+    }
 
 } // namespace
 
@@ -55,8 +61,8 @@ bool Parser::parseNumber(Attribute& attribute)
     }
     if (isId("inf") || isId("nan")) {
         attribute.kind = Attribute::Kind::Float;
-        attribute.floatValue = m_tok.text == "inf" ? std::numeric_limits<double>::infinity()
-                                                    : std::numeric_limits<double>::quiet_NaN();
+        attribute.floatValue
+            = m_tok.text == "inf" ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
         if (negative)
             attribute.floatValue = -attribute.floatValue;
         advance();
@@ -143,7 +149,8 @@ bool Parser::parseAttribute(Attribute& attribute, bool allowTypeSuffix, DenseLit
             const std::size_t start = m_tok.offset;
             advance();
             Attribute pre, size;
-            if (!parseNumber(pre) || !expect(TokenKind::RParen, "')' after the sub-axis pre-size") || !parseNumber(size))
+            if (!parseNumber(pre) || !expect(TokenKind::RParen, "')' after the sub-axis pre-size")
+                || !parseNumber(size))
                 return false;
             attribute.body = std::string(sourceSince(start));
             attribute.fields.emplace_back("pre_size", std::move(pre));
@@ -300,12 +307,12 @@ void Parser::tryParseFields(Attribute& attribute, const mlir::Lexer::State& body
     std::size_t i = 0;
     while (i < body.size() && (body[i] == ' ' || body[i] == '\n' || body[i] == '\t' || body[i] == '\r'))
         ++i;
-    if (startsWith(body.substr(i), "raw") && i + 3 < body.size() && std::isspace(static_cast<unsigned char>(body[i + 3]))) {
+    if (startsWith(body.substr(i), "raw") && i + 3 < body.size()
+        && std::isspace(static_cast<unsigned char>(body[i + 3]))) {
         i += 3;
         while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i])))
             ++i;
-    }
-    else if (startsWith(body.substr(i), "manual_axes")) { // #sdy<manual_axes{"x", "y"}>
+    } else if (startsWith(body.substr(i), "manual_axes")) { // #sdy<manual_axes{"x", "y"}>
         for (std::size_t q = body.find('"'); q != std::string_view::npos; q = body.find('"', q)) {
             const std::size_t close = body.find('"', q + 1);
             if (close == std::string_view::npos)
@@ -362,7 +369,7 @@ void Parser::tryParseFields(Attribute& attribute, const mlir::Lexer::State& body
     }
     if (m_failed) {
         m_failed = false;
-        m_error = ReadError{};
+        m_error = ReadError {};
     } else {
         attribute.fields = std::move(fields);
     }
@@ -502,8 +509,9 @@ void finalizeDense(Attribute& attribute, const DenseLiteral& literal)
         attribute.denseSplat = size >= 1 && double(size) == elementSize && bytes == std::size_t(size) && count != 1;
         attribute.denseInts.clear();
         const std::size_t values = attribute.denseSplat ? 1 : std::size_t(count);
-        const bool decodable = isIntegralElementType(element) && element != "i1" && (size == 1 || size == 2 || size == 4 || size == 8)
-            && values <= Parser::kMaxDenseInts && bytes == values * std::size_t(size);
+        const bool decodable = isIntegralElementType(element) && element != "i1"
+            && (size == 1 || size == 2 || size == 4 || size == 8) && values <= Parser::kMaxDenseInts
+            && bytes == values * std::size_t(size);
         if (decodable) {
             const bool isUnsigned = startsWith(element, "ui");
             for (std::size_t k = 0; k < values; ++k)

@@ -8,13 +8,13 @@ namespace elk::hlo::detail {
 
 namespace {
 
-std::string listText(const std::vector<std::int64_t>& values)
-{
-    std::string text = "[";
-    for (std::size_t i = 0; i < values.size(); ++i)
-        text += (i ? ", " : "") + std::to_string(values[i]);
-    return text + "]";
-}
+    std::string listText(const std::vector<std::int64_t>& values)
+    {
+        std::string text = "[";
+        for (std::size_t i = 0; i < values.size(); ++i)
+            text += (i ? ", " : "") + std::to_string(values[i]);
+        return text + "]";
+    }
 
 } // namespace
 
@@ -71,7 +71,7 @@ bool Parser::parseConstantBody(Op& op)
     value.type = type;
     if (value.kind == Attribute::Kind::Dense)
         finalizeDense(value, literal);
-    op.attributes.insert(op.attributes.begin(), {"value", std::move(value)});
+    op.attributes.insert(op.attributes.begin(), { "value", std::move(value) });
     op.resultTypes.push_back(std::move(type));
     return true;
 }
@@ -86,7 +86,7 @@ bool Parser::parseReducerSuffix(Op& op)
                 return false;
             if (!is(TokenKind::PercentId))
                 return failExpected("reducer argument '%...'");
-            EntryArgument argument{m_tok.text, Type{}};
+            EntryArgument argument { m_tok.text, Type {} };
             advance();
             if (!expect(TokenKind::Colon, "':' after the reducer argument") || !parseType(argument.type))
                 return false;
@@ -117,11 +117,11 @@ void Parser::addAppliedReduction(Op& op, const PrettyState& state)
         return;
     Op body;
     body.name = std::string(state.applies);
-    body.location = {state.appliesToken.line, state.appliesToken.column};
-    body.operands = {block.arguments[0], block.arguments[n]};
-    body.operandTypes = {block.argumentTypes[0], block.argumentTypes[n]};
-    body.resultTypes = {block.argumentTypes[0]};
-    body.results = {newValue(std::string(), block.argumentTypes[0])};
+    body.location = { state.appliesToken.line, state.appliesToken.column };
+    body.operands = { block.arguments[0], block.arguments[n] };
+    body.operandTypes = { block.argumentTypes[0], block.argumentTypes[n] };
+    body.resultTypes = { block.argumentTypes[0] };
+    body.results = { newValue(std::string(), block.argumentTypes[0]) };
     Op ret;
     ret.name = "stablehlo.return";
     ret.location = body.location;
@@ -148,7 +148,7 @@ bool Parser::finishPrettyOp(Op& op, PrettyState& state, const Signature& signatu
         } else if (types.size() == resultCount) {
             op.resultTypes = types;
         } else if (shortName == "select" && types.size() == 2 && resultCount == 1) {
-            op.resultTypes = {types[1]};
+            op.resultTypes = { types[1] };
         } else {
             return fail(op.location.line, op.location.column,
                 "'" + op.name + "' defines " + std::to_string(resultCount) + " result(s) but its type lists "
@@ -183,8 +183,7 @@ bool Parser::finishPrettyOp(Op& op, PrettyState& state, const Signature& signatu
             && value.body.rfind('@', 0) == 0) { // sdy.sharding_constraint %x <@mesh, [...]>
             value.text = "sdy.sharding";
             name = "sharding";
-        }
-        else if (value.kind == Attribute::Kind::Dense) {
+        } else if (value.kind == Attribute::Kind::Dense) {
             name = "value";
             const std::vector<Type>& types = signature.functional ? signature.results : signature.inputs;
             if (!types.empty())
@@ -207,10 +206,10 @@ bool Parser::finishPrettyOp(Op& op, PrettyState& state, const Signature& signatu
         dims.kind = Attribute::Kind::Dialect;
         dims.text = "stablehlo.dot";
         const std::pair<const char*, const std::vector<std::int64_t>*> fields[] = {
-            {"lhs_batching_dimensions", &state.lhsBatch},
-            {"rhs_batching_dimensions", &state.rhsBatch},
-            {"lhs_contracting_dimensions", &state.lhsContracting},
-            {"rhs_contracting_dimensions", &state.rhsContracting},
+            { "lhs_batching_dimensions", &state.lhsBatch },
+            { "rhs_batching_dimensions", &state.rhsBatch },
+            { "lhs_contracting_dimensions", &state.lhsContracting },
+            { "rhs_contracting_dimensions", &state.rhsContracting },
         };
         for (const auto& [field, values] : fields) {
             if (values->empty())

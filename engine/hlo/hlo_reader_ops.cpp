@@ -13,101 +13,101 @@ namespace elk::hlo::detail {
 
 namespace {
 
-// Dialects whose ops may appear in pretty form; an op of any other dialect must be generic.
-bool isKnownDialect(std::string_view dialect)
-{
-    static constexpr std::array<std::string_view, 19> kDialects = {"stablehlo", "chlo", "mhlo", "sdy", "func", "check",
-        "interpreter", "arith", "tensor", "shape", "math", "scf", "cf", "ml_program", "quant", "builtin", "vhlo", "memref",
-        "bufferization"};
-    for (std::string_view known : kDialects)
-        if (dialect == known)
-            return true;
-    return false;
-}
-
-bool isConstantOp(std::string_view name)
-{
-    return name == "stablehlo.constant" || name == "sdy.constant" || name == "mhlo.constant" || name == "arith.constant"
-        || name == "chlo.constant";
-}
-
-// The generic attribute name of a pretty `key = value` (import.md §4.4).
-std::string_view genericKeyword(std::string_view op, std::string_view key)
-{
-    if (key == "dims") {
-        if (op == "broadcast_in_dim" || op == "dynamic_broadcast_in_dim")
-            return "broadcast_dimensions";
-        if (op == "transpose")
-            return "permutation";
-        return "dimensions";
+    // Dialects whose ops may appear in pretty form; an op of any other dialect must be generic.
+    bool isKnownDialect(std::string_view dialect)
+    {
+        static constexpr std::array<std::string_view, 19> kDialects
+            = { "stablehlo", "chlo", "mhlo", "sdy", "func", "check", "interpreter", "arith", "tensor", "shape", "math",
+                  "scf", "cf", "ml_program", "quant", "builtin", "vhlo", "memref", "bufferization" };
+        for (std::string_view known : kDialects)
+            if (dialect == known)
+                return true;
+        return false;
     }
-    if (key == "dim") {
-        if (op == "iota" || op == "dynamic_iota")
-            return "iota_dimension";
-        return "dimension";
-    }
-    if (key == "sizes") {
-        if (op == "dynamic_slice")
-            return "slice_sizes";
-        if (op == "broadcast")
-            return "broadcast_sizes";
-    }
-    if (key == "low")
-        return "edge_padding_low";
-    if (key == "high")
-        return "edge_padding_high";
-    if (key == "interior")
-        return "interior_padding";
-    if (key == "precision")
-        return "precision_config";
-    if (key == "algorithm" && op == "rng_bit_generator")
-        return "rng_algorithm";
-    if (key == "distribution")
-        return "rng_distribution";
-    if (op == "fft" && key == "type")
-        return "fft_type";
-    if (op == "fft" && key == "length")
-        return "fft_length";
-    return key;
-}
 
-// Convolution window keys → generic attribute names.
-std::string_view windowKey(std::string_view key)
-{
-    if (key == "stride")
-        return "window_strides";
-    if (key == "pad")
-        return "padding";
-    if (key == "lhs_dilate")
-        return "lhs_dilation";
-    if (key == "rhs_dilate")
-        return "rhs_dilation";
-    if (key == "reverse")
-        return "window_reversal";
-    return key;
-}
+    bool isConstantOp(std::string_view name)
+    {
+        return name == "stablehlo.constant" || name == "sdy.constant" || name == "mhlo.constant"
+            || name == "arith.constant" || name == "chlo.constant";
+    }
 
-// `pad = [[1, 1], [2, 2]]` → dense<[[1, 1], [2, 2]]> : tensor<2x2xi64>, as the generic form has it.
-Attribute paddingDense(const Attribute& pairs)
-{
-    if (pairs.kind != Attribute::Kind::Array)
-        return pairs;
-    Attribute dense;
-    dense.kind = Attribute::Kind::Dense;
-    dense.text = "dense";
-    dense.type.elementType = "i64";
-    dense.type.dims = {std::int64_t(pairs.items.size()), 2};
-    for (const Attribute& pair : pairs.items) {
-        if (pair.kind != Attribute::Kind::Array || pair.items.size() != 2)
-            return pairs;
-        for (const Attribute& value : pair.items) {
-            if (value.kind != Attribute::Kind::Integer)
-                return pairs;
-            dense.denseInts.push_back(value.intValue);
+    // The generic attribute name of a pretty `key = value` (import.md §4.4).
+    std::string_view genericKeyword(std::string_view op, std::string_view key)
+    {
+        if (key == "dims") {
+            if (op == "broadcast_in_dim" || op == "dynamic_broadcast_in_dim")
+                return "broadcast_dimensions";
+            if (op == "transpose")
+                return "permutation";
+            return "dimensions";
         }
+        if (key == "dim") {
+            if (op == "iota" || op == "dynamic_iota")
+                return "iota_dimension";
+            return "dimension";
+        }
+        if (key == "sizes") {
+            if (op == "dynamic_slice")
+                return "slice_sizes";
+            if (op == "broadcast")
+                return "broadcast_sizes";
+        }
+        if (key == "low")
+            return "edge_padding_low";
+        if (key == "high")
+            return "edge_padding_high";
+        if (key == "interior")
+            return "interior_padding";
+        if (key == "precision")
+            return "precision_config";
+        if (key == "algorithm" && op == "rng_bit_generator")
+            return "rng_algorithm";
+        if (key == "distribution")
+            return "rng_distribution";
+        if (op == "fft" && key == "type")
+            return "fft_type";
+        if (op == "fft" && key == "length")
+            return "fft_length";
+        return key;
     }
-    return dense;
-}
+
+    // Convolution window keys → generic attribute names.
+    std::string_view windowKey(std::string_view key)
+    {
+        if (key == "stride")
+            return "window_strides";
+        if (key == "pad")
+            return "padding";
+        if (key == "lhs_dilate")
+            return "lhs_dilation";
+        if (key == "rhs_dilate")
+            return "rhs_dilation";
+        if (key == "reverse")
+            return "window_reversal";
+        return key;
+    }
+
+    // `pad = [[1, 1], [2, 2]]` → dense<[[1, 1], [2, 2]]> : tensor<2x2xi64>, as the generic form has it.
+    Attribute paddingDense(const Attribute& pairs)
+    {
+        if (pairs.kind != Attribute::Kind::Array)
+            return pairs;
+        Attribute dense;
+        dense.kind = Attribute::Kind::Dense;
+        dense.text = "dense";
+        dense.type.elementType = "i64";
+        dense.type.dims = { std::int64_t(pairs.items.size()), 2 };
+        for (const Attribute& pair : pairs.items) {
+            if (pair.kind != Attribute::Kind::Array || pair.items.size() != 2)
+                return pairs;
+            for (const Attribute& value : pair.items) {
+                if (value.kind != Attribute::Kind::Integer)
+                    return pairs;
+                dense.denseInts.push_back(value.intValue);
+            }
+        }
+        return dense;
+    }
 
 } // namespace
 
@@ -174,7 +174,7 @@ bool Parser::parsePrettyOp(Op& op, std::size_t resultCount)
             return false;
     }
     if (state.shortName == "while" && op.name != "scf.while") {
-        for (const char* keyword : {"cond", "do"}) {
+        for (const char* keyword : { "cond", "do" }) {
             if (!isId(keyword))
                 return failExpected(std::string("'") + keyword + "' region of the while loop");
             advance();
@@ -291,13 +291,13 @@ bool Parser::parsePrettyItems(Op& op, PrettyState& state, bool inParens)
                         return false;
                     advance();
                     op.operands.push_back(init);
-                    state.iterArgs.push_back(EntryArgument{name.text, m_module.valueTypes[init]});
+                    state.iterArgs.push_back(EntryArgument { name.text, m_module.valueTypes[init] });
                     continue;
                 }
                 if (inParens && next == TokenKind::Colon) { // a region argument: %a: type
                     advance();
                     advance();
-                    EntryArgument argument{name.text, Type{}};
+                    EntryArgument argument { name.text, Type {} };
                     if (!parseType(argument.type))
                         return false;
                     state.blockArgs.push_back(std::move(argument));
@@ -449,7 +449,8 @@ bool Parser::parseKeywordValue(Op& op, PrettyState& state, std::string_view key)
             return fail(m_tok, "expected '{...}' as the convolution window");
         for (auto& [field, value] : window.fields) {
             const std::string_view generic = windowKey(field);
-            op.attributes.emplace_back(std::string(generic), generic == "padding" ? paddingDense(value) : std::move(value));
+            op.attributes.emplace_back(
+                std::string(generic), generic == "padding" ? paddingDense(value) : std::move(value));
         }
         return true;
     }
@@ -528,7 +529,7 @@ bool Parser::parseBracketSpec(Op& op, PrettyState& state)
     }
     state.hasBracket = true;
     while (!is(TokenKind::RSquare)) {
-        std::array<std::int64_t, 3> part = {0, 0, 1};
+        std::array<std::int64_t, 3> part = { 0, 0, 1 };
         int count = 0;
         for (;;) {
             const bool negative = consume(TokenKind::Minus);

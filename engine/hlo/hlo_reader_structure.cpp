@@ -10,13 +10,13 @@ namespace elk::hlo::detail {
 
 namespace {
 
-std::string symbolName(std::string_view atId)
-{
-    atId.remove_prefix(1); // '@'
-    if (!atId.empty() && atId.front() == '"')
-        return mlir::unescapeString(atId);
-    return std::string(atId);
-}
+    std::string symbolName(std::string_view atId)
+    {
+        atId.remove_prefix(1); // '@'
+        if (!atId.empty() && atId.front() == '"')
+            return mlir::unescapeString(atId);
+        return std::string(atId);
+    }
 
 } // namespace
 
@@ -140,7 +140,7 @@ bool Parser::parseModule()
 bool Parser::parseFunction()
 {
     Function function;
-    function.location = {m_tok.line, m_tok.column};
+    function.location = { m_tok.line, m_tok.column };
     advance(); // func.func
     if (isId("public") || isId("private") || isId("nested")) {
         function.visibility = std::string(m_tok.text);
@@ -224,7 +224,8 @@ bool Parser::functionFromGenericOp(Op& op)
     Function function;
     function.location = op.location;
     function.name = name->text;
-    if (const Attribute* visibility = op.attribute("sym_visibility"); visibility && visibility->kind == Attribute::Kind::String)
+    if (const Attribute* visibility = op.attribute("sym_visibility");
+        visibility && visibility->kind == Attribute::Kind::String)
         function.visibility = visibility->text;
     for (const auto& [key, value] : op.attributes) {
         if (key != "sym_name" && key != "sym_visibility" && key != "function_type")
@@ -410,7 +411,7 @@ bool Parser::parseOperation(Block& block)
         for (;;) {
             if (!is(TokenKind::PercentId))
                 return failExpected("result name '%...'");
-            ResultGroup group{m_tok.text};
+            ResultGroup group { m_tok.text };
             advance();
             if (consume(TokenKind::Colon)) {
                 std::int64_t count = 0;
@@ -429,7 +430,7 @@ bool Parser::parseOperation(Block& block)
             return false;
     }
     Op op;
-    op.location = {first.line, first.column};
+    op.location = { first.line, first.column };
     if (is(TokenKind::String)) {
         if (!parseGenericOp(op))
             return false;
@@ -442,7 +443,8 @@ bool Parser::parseOperation(Block& block)
     if (m_failed)
         return false;
     if (resultCount > 0 && op.resultTypes.size() != resultCount)
-        return fail(first, "'" + op.name + "' defines " + std::to_string(resultCount) + " result(s) but its type lists "
+        return fail(first,
+            "'" + op.name + "' defines " + std::to_string(resultCount) + " result(s) but its type lists "
                 + std::to_string(op.resultTypes.size()));
     std::size_t index = 0;
     for (const ResultGroup& group : groups) {
@@ -464,9 +466,8 @@ bool Parser::parseOperation(Block& block)
 
 bool Parser::parseGenericOp(Op& op)
 {
-    op.name = m_tok.text.find('\\') == std::string_view::npos
-        ? std::string(m_tok.text.substr(1, m_tok.text.size() - 2))
-        : mlir::unescapeString(m_tok.text);
+    op.name = m_tok.text.find('\\') == std::string_view::npos ? std::string(m_tok.text.substr(1, m_tok.text.size() - 2))
+                                                              : mlir::unescapeString(m_tok.text);
     advance();
     if (!expect(TokenKind::LParen, "'(' to open the operand list"))
         return false;

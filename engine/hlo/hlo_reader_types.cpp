@@ -10,23 +10,26 @@ namespace elk::hlo::detail {
 
 namespace {
 
-bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+    bool startsWith(std::string_view text, std::string_view prefix)
+    {
+        return text.substr(0, prefix.size()) == prefix;
+    }
 
-bool allDigits(std::string_view text)
-{
-    if (text.empty())
-        return false;
-    for (char c : text)
-        if (c < '0' || c > '9')
+    bool allDigits(std::string_view text)
+    {
+        if (text.empty())
             return false;
-    return true;
-}
+        for (char c : text)
+            if (c < '0' || c > '9')
+                return false;
+        return true;
+    }
 
 } // namespace
 
 bool isElementTypeName(std::string_view name)
 {
-    static constexpr std::string_view kFloats[] = {"bf16", "f16", "f32", "f64", "f80", "f128", "tf32", "index"};
+    static constexpr std::string_view kFloats[] = { "bf16", "f16", "f32", "f64", "f80", "f128", "tf32", "index" };
     for (std::string_view known : kFloats)
         if (name == known)
             return true;
@@ -81,7 +84,7 @@ bool Parser::parseType(Type& type)
         if (name == "tensor")
             return parseTensorType(type);
         if (name == "tuple") {
-            type = Type{};
+            type = Type {};
             type.kind = TypeKind::Tuple;
             advance();
             if (!expect(TokenKind::Less, "'<' after 'tuple'"))
@@ -97,7 +100,7 @@ bool Parser::parseType(Type& type)
             return expect(TokenKind::Greater, "',' or '>' in the tuple type");
         }
         if (name == "complex" || isElementTypeName(name)) {
-            type = Type{};
+            type = Type {};
             if (name == "index") {
                 type.kind = TypeKind::Other;
                 type.text = "index";
@@ -112,13 +115,13 @@ bool Parser::parseType(Type& type)
             std::string_view raw;
             if (!captureBalanced(raw))
                 return false;
-            type = Type{};
+            type = Type {};
             type.kind = TypeKind::Other;
             type.text = std::string(sourceSince(start.offset));
             return true;
         }
         if (name == "none") {
-            type = Type{};
+            type = Type {};
             type.kind = TypeKind::Other;
             type.text = "none";
             advance();
@@ -128,7 +131,7 @@ bool Parser::parseType(Type& type)
     }
     case TokenKind::BangId: {
         if (m_tok.text == "!stablehlo.token" || m_tok.text == "!mhlo.token") {
-            type = Type{};
+            type = Type {};
             type.kind = TypeKind::Token;
             advance();
             return true;
@@ -146,7 +149,7 @@ bool Parser::parseType(Type& type)
             if (!captureBalanced(raw))
                 return false;
         }
-        type = Type{};
+        type = Type {};
         type.kind = TypeKind::Other;
         type.text = std::string(sourceSince(start.offset));
         return true;
@@ -166,7 +169,7 @@ bool Parser::parseType(Type& type)
         std::vector<Type> results;
         if (!parseResultTypeList(results))
             return false;
-        type = Type{};
+        type = Type {};
         type.kind = TypeKind::Other;
         type.text = std::string(sourceSince(start.offset));
         return true;
@@ -179,7 +182,7 @@ bool Parser::parseType(Type& type)
 bool Parser::parseTensorType(Type& type)
 {
     const Token start = m_tok;
-    type = Type{};
+    type = Type {};
     dropPeek();
     advance(); // tensor
     if (!is(TokenKind::Less))
@@ -314,7 +317,8 @@ bool Parser::checkShape(const Token& at, const Type& type)
     if (overflow)
         return fail(at, "absurd shape " + toString(type) + ": its element count overflows int64");
     if (count > m_limits.maxElementsPerTensor)
-        return fail(at, "absurd shape " + toString(type) + ": " + std::to_string(count) + " elements, more than the limit of "
+        return fail(at,
+            "absurd shape " + toString(type) + ": " + std::to_string(count) + " elements, more than the limit of "
                 + std::to_string(m_limits.maxElementsPerTensor));
     return true;
 }

@@ -12,7 +12,11 @@ namespace {
 
     class RooflineEstimator final : public ComputeEstimator {
     public:
-        explicit RooflineEstimator(DevicePreset device) : m_device(std::move(device)), m_hash(deviceHash(m_device)) { }
+        explicit RooflineEstimator(DevicePreset device)
+            : m_device(std::move(device))
+            , m_hash(deviceHash(m_device))
+        {
+        }
 
         std::string name() const override { return "roofline"; }
         // 2: per-kernel boundary bytes, transcendental rate, efficiency factors and launch overhead.
@@ -38,8 +42,7 @@ namespace {
         {
             const double peak = peakFlopsPerSecond(m_device, kernel.peakType, kernel.matrixUnit)
                 * std::max(1e-6, m_device.computeEfficiency);
-            const double bandwidth
-                = m_device.memoryBandwidthGBps * 1e9 * std::max(1e-6, m_device.memoryEfficiency);
+            const double bandwidth = m_device.memoryBandwidthGBps * 1e9 * std::max(1e-6, m_device.memoryEfficiency);
             const double computeSeconds = peak > 0 ? kernel.flops / peak : 0;
             const double memorySeconds = bandwidth > 0 ? kernel.bytes / bandwidth : 0;
             // Special functions run on their own units where the device names a rate; otherwise they
@@ -52,8 +55,8 @@ namespace {
             KernelEstimate estimate;
             estimate.kernel = index;
             estimate.computeBound = computeSeconds + transcendentalSeconds >= memorySeconds;
-            estimate.seconds = std::max(computeSeconds + transcendentalSeconds, memorySeconds)
-                + m_device.kernelLaunchMicros * 1e-6;
+            estimate.seconds
+                = std::max(computeSeconds + transcendentalSeconds, memorySeconds) + m_device.kernelLaunchMicros * 1e-6;
             estimate.estimator = name();
             return estimate;
         }

@@ -25,14 +25,15 @@ namespace {
 
     // The cache key of a region for one estimator: the region's content plus what the cost formulas
     // made of it, so that a change of the op cost table can never serve stale rows.
-    std::string regionKey(const SliceRegion& region, const FusionResult& fusion, const std::vector<std::uint32_t>& kernels)
+    std::string regionKey(
+        const SliceRegion& region, const FusionResult& fusion, const std::vector<std::uint32_t>& kernels)
     {
         std::string text = region.contentHash;
         for (std::uint32_t k : kernels) {
             const Kernel& kernel = fusion.kernels[k];
             const auto position = std::find(region.kernels.begin(), region.kernels.end(), k) - region.kernels.begin();
-            text += "\n" + std::to_string(position) + " " + hexDouble(kernel.flops) + " " + hexDouble(kernel.bytes) + " "
-                + hexDouble(kernel.transcendentals) + " " + kernel.peakType + (kernel.matrixUnit ? " mx" : "");
+            text += "\n" + std::to_string(position) + " " + hexDouble(kernel.flops) + " " + hexDouble(kernel.bytes)
+                + " " + hexDouble(kernel.transcendentals) + " " + kernel.peakType + (kernel.matrixUnit ? " mx" : "");
         }
         return sha256Hex(text);
     }
@@ -109,7 +110,8 @@ namespace {
 
 } // namespace
 
-HloRunResult runHloModule(const Module& given, const HloRunOptions& options, store::ResultStore* cache, RunControl& control)
+HloRunResult runHloModule(
+    const Module& given, const HloRunOptions& options, store::ResultStore* cache, RunControl& control)
 {
     // `?` dims without a bound: bound from the options on a copy, or the run is refused.
     std::optional<Module> bound;
@@ -161,11 +163,13 @@ HloRunResult runHloModule(const Module& given, const HloRunOptions& options, sto
     if (options.efficiencyScale != 1 && options.efficiencyScale > 0) {
         result.device.computeEfficiency /= options.efficiencyScale;
         result.device.memoryEfficiency /= options.efficiencyScale;
-        result.device.efficiencyProvenance = "scaled by 1/" + std::to_string(options.efficiencyScale) + " (validation fit)";
+        result.device.efficiencyProvenance
+            = "scaled by 1/" + std::to_string(options.efficiencyScale) + " (validation fit)";
     }
 
     Chain chain;
-    for (const std::string& spec : options.estimators.empty() ? std::vector<std::string> { "roofline" } : options.estimators) {
+    for (const std::string& spec :
+        options.estimators.empty() ? std::vector<std::string> { "roofline" } : options.estimators) {
         EstimatorResult made = makeEstimator(spec, result.device);
         if (!made.ok()) {
             result.errors.push_back(made.error);
@@ -215,7 +219,8 @@ HloRunResult runHloModule(const Module& given, const HloRunOptions& options, sto
     }
     if (singleDevice > 0)
         result.warnings.push_back(std::to_string(singleDevice)
-            + " collectives have single-device replica groups (the module was exported for one replica?): they move nothing");
+            + " collectives have single-device replica groups (the module was exported for one replica?): they move "
+              "nothing");
     result.unknownOps = program.unknownOps;
     for (const FlatOp& op : program.ops)
         if (op.opClass != OpClass::Free)
@@ -377,8 +382,8 @@ HloRunResult runHloModule(const Module& given, const HloRunOptions& options, sto
         }
         if (unpriced.size() > kListed)
             list += "\n  ... and " + std::to_string(unpriced.size() - kListed) + " more";
-        const std::string what = std::to_string(unpriced.size()) + " kernel(s) no estimator of the chain (" + tried
-            + ") supports";
+        const std::string what
+            = std::to_string(unpriced.size()) + " kernel(s) no estimator of the chain (" + tried + ") supports";
         if (!options.allowUnpriced) {
             result.errors.push_back(what + "; add an estimator that prices them (e.g. --estimator roofline last), or "
                 + "--allow-unpriced to count them as 0 s:" + list);
@@ -407,7 +412,8 @@ HloRunResult runHloModule(const Module& given, const HloRunOptions& options, sto
     return result;
 }
 
-HloRunResult runHloFile(const std::string& path, const HloRunOptions& options, store::ResultStore* cache, RunControl& control)
+HloRunResult runHloFile(
+    const std::string& path, const HloRunOptions& options, store::ResultStore* cache, RunControl& control)
 {
     const ReadResult read = readHloFile(path);
     const auto parsed = int(read.modules.size());
@@ -417,8 +423,8 @@ HloRunResult runHloFile(const std::string& path, const HloRunOptions& options, s
         for (const ReadError& error : read.errors)
             result.errors.push_back(toString(error));
         if (parsed > 0)
-            result.errors.push_back(path + ": part " + std::to_string(options.partIndex) + " not found (" + std::to_string(parsed)
-                + " part" + (parsed == 1 ? "" : "s") + " parsed)");
+            result.errors.push_back(path + ": part " + std::to_string(options.partIndex) + " not found ("
+                + std::to_string(parsed) + " part" + (parsed == 1 ? "" : "s") + " parsed)");
         else if (read.onlyComments)
             result.errors.push_back(path + ": holds only comments: no module or function to cost");
         else if (result.errors.empty())

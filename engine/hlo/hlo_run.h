@@ -50,7 +50,8 @@ struct RegionReport {
     std::int64_t kernels = 0;
     double seconds = 0; ///< all executions
     double startSeconds = 0, endSeconds = 0; ///< in the step timeline
-    std::string estimator; ///< compute: the estimators that priced it ("roofline", "icca:x+roofline"); comm: the algorithm and path
+    std::string estimator; ///< compute: the estimators that priced it ("roofline", "icca:x+roofline"); comm: the
+                           ///< algorithm and path
     double flops = 0; ///< all executions
     double bytes = 0; ///< compute: memory traffic; comm: bytes per device on the wire
     bool cached = false;
@@ -105,9 +106,11 @@ struct HloRunResult {
 };
 
 /// Runs the flow on a parsed module. `cache` may be null. Deterministic.
-HloRunResult runHloModule(const Module& module, const HloRunOptions& options, store::ResultStore* cache, RunControl& control);
+HloRunResult runHloModule(
+    const Module& module, const HloRunOptions& options, store::ResultStore* cache, RunControl& control);
 /// Reads the file (errors located) and runs part `options.partIndex`.
-HloRunResult runHloFile(const std::string& path, const HloRunOptions& options, store::ResultStore* cache, RunControl& control);
+HloRunResult runHloFile(
+    const std::string& path, const HloRunOptions& options, store::ResultStore* cache, RunControl& control);
 
 /// The `--json` report of the issue: {"module","ops","unknown_ops","regions":[...],"compute_s","comm_s",
 /// "exposed_comm_s","step_s","cache":{"hits","misses"}} plus system, estimators, fusion and warnings.

@@ -56,8 +56,8 @@ std::string hloRunToJson(const HloRunResult& result)
     root["exposed_comm_s"] = result.exposedCommSeconds;
     root["step_s"] = result.stepSeconds;
     root["flops"] = result.totalFlops;
-    root["fusion"] = { { "enabled", result.fusionEnabled }, { "mode", result.fusionMode }, { "unfused_bytes", result.unfusedBytes },
-        { "fused_bytes", result.fusedBytes } };
+    root["fusion"] = { { "enabled", result.fusionEnabled }, { "mode", result.fusionMode },
+        { "unfused_bytes", result.unfusedBytes }, { "fused_bytes", result.fusedBytes } };
     root["cache"] = { { "hits", result.cacheHits }, { "misses", result.cacheMisses } };
     root["assumptions"] = "all devices run the same SPMD program: one timeline with group sizes stands for all";
     root["warnings"] = result.warnings;

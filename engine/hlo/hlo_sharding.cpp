@@ -156,7 +156,8 @@ namespace {
     }
 
     /// Per-dim pieces of a Shardy sharding (`result` picks the value of a sharding_per_value).
-    std::optional<std::vector<std::int64_t>> sdyTiles(const Attribute& sharding, const Module& module, std::size_t result)
+    std::optional<std::vector<std::int64_t>> sdyTiles(
+        const Attribute& sharding, const Module& module, std::size_t result)
     {
         if (sharding.kind != Attribute::Kind::Dialect)
             return std::nullopt;

@@ -30,7 +30,7 @@ bool isTiledSharding(const Attribute& sharding, const Module& module);
 
 /// Pieces per tensor dim (`rank` of them) of an mhlo.sharding string or a Shardy sharding: 1 for an
 /// untiled dim; none when the form is not read or does not fit the rank.
-std::optional<std::vector<std::int64_t>> shardingTiles(const Attribute& sharding, const Module& module,
-    std::size_t rank, std::size_t result = 0);
+std::optional<std::vector<std::int64_t>> shardingTiles(
+    const Attribute& sharding, const Module& module, std::size_t rank, std::size_t result = 0);
 
 } // namespace elk::hlo

@@ -22,7 +22,8 @@ struct StepNode {
     std::vector<std::uint32_t> dependencies; ///< earlier nodes, ascending
     std::string label; ///< "compute 12 (38 ops)", "all_reduce 4×1.6 MB"
     std::optional<CollectiveInfo> collective; ///< communication nodes
-    double commBytesPerDevice = 0; ///< communication: the collective's payload per device, one execution (Chakra comm_size)
+    double commBytesPerDevice
+        = 0; ///< communication: the collective's payload per device, one execution (Chakra comm_size)
     double executions = 1; ///< communication: times the collective runs (a loop's trip count); `seconds` covers all
     double flops = 0; ///< compute: all executions
     double bytes = 0; ///< compute: memory traffic, all executions

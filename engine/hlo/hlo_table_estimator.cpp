@@ -126,8 +126,8 @@ EstimatorResult makeTableEstimatorFromText(const std::string& csvText, const std
             continue;
         }
         if (int(fields.size()) <= std::max(signatureColumn, secondsColumn))
-            return fail("expected " + std::to_string(std::max(signatureColumn, secondsColumn) + 1)
-                + " fields, found " + std::to_string(fields.size()));
+            return fail("expected " + std::to_string(std::max(signatureColumn, secondsColumn) + 1) + " fields, found "
+                + std::to_string(fields.size()));
         const std::string& text = fields[std::size_t(secondsColumn)];
         double value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -140,7 +140,8 @@ EstimatorResult makeTableEstimatorFromText(const std::string& csvText, const std
             return fail("signature listed twice: '" + signature.substr(0, 80) + "'");
     }
     if (signatureColumn < 0) {
-        result.error = "table:" + sourceName + ": expected a header with columns 'signature' and 'seconds', found no rows";
+        result.error
+            = "table:" + sourceName + ": expected a header with columns 'signature' and 'seconds', found no rows";
         return result;
     }
     result.estimator = std::make_unique<TableEstimator>(sourceName, std::move(seconds), sha256Hex(csvText));

@@ -61,7 +61,8 @@ ReferenceTable parseReferenceCsv(const std::string& text, const std::string& sou
                 column[fields[i]] = i;
             for (const char* name : required)
                 if (column.count(name) == 0)
-                    table.errors.push_back(where + "expected a header with a '" + name + "' column, found '" + line + "'");
+                    table.errors.push_back(
+                        where + "expected a header with a '" + name + "' column, found '" + line + "'");
             if (!table.errors.empty())
                 return table;
             continue;
@@ -136,7 +137,8 @@ ValidationReport validateAgainst(const ReferenceTable& table, const Predictor& p
         if (!row.prediction.seconds)
             continue;
         ++report.predictedRows;
-        row.errorPercent = (*row.prediction.seconds - row.reference.measuredSeconds) / row.reference.measuredSeconds * 100;
+        row.errorPercent
+            = (*row.prediction.seconds - row.reference.measuredSeconds) / row.reference.measuredSeconds * 100;
         if (row.usedForFit && report.fittedScale) {
             fitSum += std::abs(row.errorPercent);
             ++fitted;
@@ -155,7 +157,8 @@ ValidationReport validateAgainst(const ReferenceTable& table, const Predictor& p
         for (const ValidationRow& row : report.rows) {
             if (!row.prediction.seconds)
                 continue;
-            if (const auto known = lineage(row.reference.system); known && !known->vendor.empty() && known->generation > 0)
+            if (const auto known = lineage(row.reference.system);
+                known && !known->vendor.empty() && known->generation > 0)
                 byWorkload[row.reference.workload].emplace_back(*known, &row);
         }
         for (const ValidationRow& row : report.rows) {
@@ -178,7 +181,8 @@ ValidationReport validateAgainst(const ReferenceTable& table, const Predictor& p
                 speedup.toSystem = to->reference.system;
                 speedup.referenceSpeedup = from->reference.measuredSeconds / to->reference.measuredSeconds;
                 speedup.predictedSpeedup = *from->prediction.seconds / *to->prediction.seconds;
-                speedup.errorPercent = (speedup.referenceSpeedup - speedup.predictedSpeedup) / speedup.referenceSpeedup * 100;
+                speedup.errorPercent
+                    = (speedup.referenceSpeedup - speedup.predictedSpeedup) / speedup.referenceSpeedup * 100;
                 speedupSum += std::abs(speedup.errorPercent);
                 report.speedups.push_back(std::move(speedup));
             }
@@ -193,8 +197,8 @@ std::string validationReportText(const ValidationReport& report)
 {
     std::string text;
     char line[512];
-    std::snprintf(line, sizeof line, "%-20s %-20s %12s %12s %9s  %s\n", "workload", "system", "measured_s", "predicted_s",
-        "error_%", "note");
+    std::snprintf(line, sizeof line, "%-20s %-20s %12s %12s %9s  %s\n", "workload", "system", "measured_s",
+        "predicted_s", "error_%", "note");
     text += line;
     for (const ValidationRow& row : report.rows) {
         if (row.prediction.seconds)
@@ -202,8 +206,9 @@ std::string validationReportText(const ValidationReport& report)
                 row.reference.system.c_str(), row.reference.measuredSeconds, *row.prediction.seconds, row.errorPercent,
                 row.usedForFit && report.fittedScale ? "(fit) " : "", row.prediction.note.c_str());
         else
-            std::snprintf(line, sizeof line, "%-20s %-20s %12.6g %12s %9s  not predicted: %s\n", row.reference.workload.c_str(),
-                row.reference.system.c_str(), row.reference.measuredSeconds, "-", "-", row.prediction.note.c_str());
+            std::snprintf(line, sizeof line, "%-20s %-20s %12.6g %12s %9s  not predicted: %s\n",
+                row.reference.workload.c_str(), row.reference.system.c_str(), row.reference.measuredSeconds, "-", "-",
+                row.prediction.note.c_str());
         text += line;
     }
     for (const SpeedupRow& speedup : report.speedups) {
@@ -229,7 +234,8 @@ std::string validationReportText(const ValidationReport& report)
     } else {
         mape += ")";
     }
-    std::snprintf(line, sizeof line, "%d of %zu rows predicted (%zu not predicted, left out); %s%s; mean |speedup error| %.1f %% over %zu pairs\n",
+    std::snprintf(line, sizeof line,
+        "%d of %zu rows predicted (%zu not predicted, left out); %s%s; mean |speedup error| %.1f %% over %zu pairs\n",
         report.predictedRows, report.rows.size(), notPredicted, mape.c_str(),
         report.fittedScale && report.mapePercent ? " (rows not used for fitting)" : "",
         report.meanAbsSpeedupErrorPercent, report.speedups.size());

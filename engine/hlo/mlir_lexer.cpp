@@ -9,21 +9,36 @@ namespace elk::hlo::mlir {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHexDigit(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool isLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-// Characters of `%name`, `^bb`, `#alias`, `!type` suffixes (MLIR's suffix-id also allows '-').
-bool isSuffixChar(char c) { return isIdentifierChar(c) || c == '-'; }
+    bool isDigit(char c)
+    {
+        return c >= '0' && c <= '9';
+    }
+    bool isHexDigit(char c)
+    {
+        return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+    bool isLetter(char c)
+    {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+    // Characters of `%name`, `^bb`, `#alias`, `!type` suffixes (MLIR's suffix-id also allows '-').
+    bool isSuffixChar(char c)
+    {
+        return isIdentifierChar(c) || c == '-';
+    }
 
-std::string hexByte(unsigned char c)
-{
-    const char* digits = "0123456789abcdef";
-    return std::string("\\x") + digits[c >> 4] + digits[c & 15];
-}
+    std::string hexByte(unsigned char c)
+    {
+        const char* digits = "0123456789abcdef";
+        return std::string("\\x") + digits[c >> 4] + digits[c & 15];
+    }
 
 } // namespace
 
-bool isIdentifierChar(char c) { return isLetter(c) || isDigit(c) || c == '_' || c == '$' || c == '.'; }
+bool isIdentifierChar(char c)
+{
+    return isLetter(c) || isDigit(c) || c == '_' || c == '$' || c == '.';
+}
 
 Lexer::Lexer(std::string_view text, std::size_t begin, std::size_t end, int line, std::size_t lineStart)
     : m_text(text)

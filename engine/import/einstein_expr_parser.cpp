@@ -296,7 +296,8 @@ namespace {
             const Token op = take();
             auto indices = expression(0);
             if (table->kind != ExprKind::Load)
-                throw ParseFailure { table->column, "the left side of 'g' must be a table element such as input0[G, N]" };
+                throw ParseFailure { table->column,
+                    "the left side of 'g' must be a table element such as input0[G, N]" };
             int gathered = -1;
             for (std::size_t k = 0; k < table->children.size(); ++k) {
                 const Expr& index = *table->children[k];
@@ -309,8 +310,9 @@ namespace {
                     continue;
                 if (gathered >= 0)
                     throw ParseFailure { index.column,
-                        "'g' gathers one axis of " + table->text + ", but both " + table->children[std::size_t(gathered)]->text
-                            + " and " + index.text + " are absent from " + s.target + "[...]" };
+                        "'g' gathers one axis of " + table->text + ", but both "
+                            + table->children[std::size_t(gathered)]->text + " and " + index.text + " are absent from "
+                            + s.target + "[...]" };
                 gathered = int(k);
             }
             if (gathered < 0)

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <deque>
 #include <map>
-#include <unordered_map>
 #include <set>
+#include <unordered_map>
 
 #include "engine/core/json_text.h"
 #include "engine/core/read_file.h"
@@ -144,7 +144,8 @@ namespace {
                     "JSON syntax error: " + jsonSyntaxReason(e.what())
                         + " (expected a JSON array of nodes [id, \"kernel\", \"Type\", [[input id, port], ...]])");
             } catch (const json::exception& e) {
-                return error(locateJsonLiteral(text, e.what(), ""), "JSON error: " + jsonSyntaxReason(e.what())); // e.g. a number beyond double range
+                return error(locateJsonLiteral(text, e.what(), ""),
+                    "JSON error: " + jsonSyntaxReason(e.what())); // e.g. a number beyond double range
             }
             if (!document.is_array())
                 return error("",
@@ -197,8 +198,8 @@ namespace {
                 if (!ok)
                     continue;
                 m_definitions[node.id].push_back(m_nodes.size());
-                m_state.push_back(NodeState { node.type, std::nullopt, false,
-                    node.type == "Parameter" || node.type == "Constant" });
+                m_state.push_back(
+                    NodeState { node.type, std::nullopt, false, node.type == "Parameter" || node.type == "Constant" });
                 m_listsParameters = m_listsParameters || m_state.back().external;
                 m_nodes.push_back(std::move(node));
             }
@@ -226,7 +227,8 @@ namespace {
                 bool same = true;
                 for (std::size_t k = 1; k < elements.size(); ++k) {
                     const RawNode& other = m_nodes[elements[k]];
-                    same = same && other.kernel == first.kernel && other.type == first.type && other.inputs == first.inputs;
+                    same = same && other.kernel == first.kernel && other.type == first.type
+                        && other.inputs == first.inputs;
                 }
                 identical += same ? 1 : 0;
             }
@@ -311,7 +313,8 @@ namespace {
                 return;
             }
             const auto& elements = m_definitions[node.id];
-            const std::size_t occurrence = std::size_t(std::find(elements.begin(), elements.end(), n) - elements.begin());
+            const std::size_t occurrence
+                = std::size_t(std::find(elements.begin(), elements.end(), n) - elements.begin());
             const std::string suffix = occurrence == 0 ? std::string() : "@" + std::to_string(occurrence + 1);
             const NodeInfo info { node.id, node.type, node.type + "." + std::to_string(node.id) + suffix,
                 m_readerShape[n], suffix };

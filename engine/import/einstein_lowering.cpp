@@ -593,7 +593,8 @@ namespace {
                         if (offset < axisRaw && hint && m_stmt.target == "output0" && p < hint->size()
                             && (*hint)[p] == axisRaw - offset) {
                             m_ctx.warnings.push_back({ form.column,
-                                what + "; clamped to " + std::to_string(axisRaw - offset) + ", as its reader declares" });
+                                what + "; clamped to " + std::to_string(axisRaw - offset)
+                                    + ", as its reader declares" });
                             read.raw = axisRaw - offset;
                             read.bound = read.raw;
                         } else {

@@ -22,7 +22,8 @@ namespace {
         std::string lower;
         for (char c : name)
             lower += char(std::tolower(static_cast<unsigned char>(c)));
-        return std::any_of(words.begin(), words.end(), [&](const char* word) { return lower.find(word) != std::string::npos; });
+        return std::any_of(
+            words.begin(), words.end(), [&](const char* word) { return lower.find(word) != std::string::npos; });
     }
 
 } // namespace

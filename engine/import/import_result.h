@@ -54,7 +54,7 @@ struct ImportOptions {
 /// One problem, located as precisely as the format allows.
 struct ImportIssue {
     std::string location; ///< "node 'name' (OpType, domain)", "line L, column C", "/nodes/3", or "" for the file
-    std::string message;  ///< what was found and what was expected
+    std::string message; ///< what was found and what was expected
     bool operator==(const ImportIssue&) const = default;
 };
 
@@ -70,10 +70,11 @@ struct FreeDim {
 /// What an importer returns. On errors the graph is unspecified (possibly partial) and must not be used.
 struct ImportResult {
     model::Graph graph;
-    std::vector<ImportIssue> errors;   ///< non-empty: the import failed
+    std::vector<ImportIssue> errors; ///< non-empty: the import failed
     std::vector<ImportIssue> warnings; ///< the import succeeded, but something was approximated
     std::vector<FreeDim> freeDims; ///< unbound input dims (each also an error), in input and axis order
-    bool stopped = false; ///< ImportOptions::control asked to stop: not a fault of the file (errors say kStoppedMessage)
+    bool stopped
+        = false; ///< ImportOptions::control asked to stop: not a fault of the file (errors say kStoppedMessage)
     bool ok() const { return errors.empty(); }
 };
 

@@ -198,14 +198,15 @@ namespace {
             std::string text = "--input-shape " + info.name() + "=";
             for (int i = 0; i < rank; ++i) {
                 const auto& dim = tensor.shape().dim(i);
-                text += (i ? "," : "") + (dim.has_dim_value() && dim.dim_value() > 0 ? std::to_string(dim.dim_value()) : std::string("?"));
+                text += (i ? "," : "")
+                    + (dim.has_dim_value() && dim.dim_value() > 0 ? std::to_string(dim.dim_value()) : std::string("?"));
             }
             return text;
         };
         if (givenShape != shapes.end() && int(givenShape->second.size()) != rank) {
             ctx.error(location,
-                "has rank " + std::to_string(rank) + " but --input-shape gives " + std::to_string(givenShape->second.size())
-                    + " dims; expected " + shapeOption());
+                "has rank " + std::to_string(rank) + " but --input-shape gives "
+                    + std::to_string(givenShape->second.size()) + " dims; expected " + shapeOption());
             return false;
         }
         std::vector<std::int64_t> fileShape;
@@ -218,20 +219,22 @@ namespace {
         const auto noteFree = [&](int axis, const std::string& name) {
             free = true;
             ctx.freeDims.push_back({ info.name(), axis, name, fileShape,
-                suggestedSize(name, axis, fileShape, ctx.options.dims.batch.value_or(1),
-                    ctx.options.dims.seqLen.value_or(1)) });
+                suggestedSize(
+                    name, axis, fileShape, ctx.options.dims.batch.value_or(1), ctx.options.dims.seqLen.value_or(1)) });
         };
         for (int i = 0; i < rank; ++i) {
             const auto& dim = tensor.shape().dim(i);
             if (givenShape != shapes.end()) {
                 const std::int64_t given = givenShape->second[std::size_t(i)];
                 if (given <= 0) {
-                    ctx.error(location, "--input-shape gives dim " + std::to_string(i) + " as " + std::to_string(given)
+                    ctx.error(location,
+                        "--input-shape gives dim " + std::to_string(i) + " as " + std::to_string(given)
                             + "; sizes must be >= 1");
                     return false;
                 }
                 if (dim.has_dim_value() && dim.dim_value() > 0 && dim.dim_value() != given) {
-                    ctx.error(location, "dim " + std::to_string(i) + " is " + std::to_string(dim.dim_value())
+                    ctx.error(location,
+                        "dim " + std::to_string(i) + " is " + std::to_string(dim.dim_value())
                             + " in the file; --input-shape gives " + std::to_string(given));
                     return false;
                 }
@@ -253,8 +256,9 @@ namespace {
             const auto bound = lookupDim(ctx.options.dims, dim.dim_param(), isKv);
             if (!bound) {
                 ctx.error(location,
-                    "dim " + std::to_string(i) + " is symbolic ('" + dim.dim_param() + "') and not bound; bind it with --dim "
-                        + dim.dim_param() + "=N or " + shapeOption() + " (" + bindableNames() + ")");
+                    "dim " + std::to_string(i) + " is symbolic ('" + dim.dim_param()
+                        + "') and not bound; bind it with --dim " + dim.dim_param() + "=N or " + shapeOption() + " ("
+                        + bindableNames() + ")");
                 noteFree(i, dim.dim_param());
                 continue;
             }

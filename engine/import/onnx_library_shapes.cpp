@@ -36,8 +36,8 @@ namespace {
             try {
                 const auto allowed = formal.GetTypes();
                 if (!allowed.empty() && !allowed.count(onnx::Utils::DataTypeUtils::ToType(type))) {
-                    error = "input " + std::to_string(i) + " ('" + v.name + "') has element type " + elemTypeName(v.elemType)
-                        + ", which the op does not take";
+                    error = "input " + std::to_string(i) + " ('" + v.name + "') has element type "
+                        + elemTypeName(v.elemType) + ", which the op does not take";
                     return false;
                 }
             } catch (const std::exception& e) {

@@ -743,8 +743,8 @@ bool planGenericFrom(Lowering& L, const NodeRec& node, const std::vector<int>& i
             continue;
         const std::size_t n = inputs.size();
         // Data movement computes nothing: data + indices is a gather, anything else a (multi-source) copy.
-        const OpKind kind = dataMovement ? (n == 2 ? OpKind::Gather : OpKind::Slice)
-                                         : (n == 1 ? OpKind::Unary : OpKind::Elementwise);
+        const OpKind kind
+            = dataMovement ? (n == 2 ? OpKind::Gather : OpKind::Slice) : (n == 1 ? OpKind::Unary : OpKind::Elementwise);
         OpStart s = startOp(L, node, o, kind, o ? "/" + L.ctx.value(node.outputs[o]).name : std::string());
         if (!s.ok)
             return false;

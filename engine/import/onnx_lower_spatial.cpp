@@ -135,7 +135,9 @@ namespace {
                 const std::size_t before = L.layout.leaves(in.axes[i]).size();
                 const Layout::Mark mark = L.layout.mark();
                 auto groups = L.layout.regroup(in.axes[i], { extent / s.out, s.out });
-                if (groups && L.layout.leaves((*groups)[0]).size() + L.layout.leaves((*groups)[1]).size() > std::max<std::size_t>(before, 2))
+                if (groups
+                    && L.layout.leaves((*groups)[0]).size() + L.layout.leaves((*groups)[1]).size()
+                        > std::max<std::size_t>(before, 2))
                     groups.reset();
                 if (groups) {
                     L.layout.commit(mark);
@@ -626,7 +628,8 @@ bool planConcatParts(Lowering& L, const NodeRec& node, const std::vector<View>& 
         const int operand = int(op.operands.size());
         if (blocked && L.layout.extent(partBlocks[k]) > 1) {
             views[k].axes.push_back(partBlocks[k]); // the part's own blocks: a loop dim of their own
-            op.bind(op.addAxis("part" + std::to_string(k), L.layout.extent(partBlocks[k])), operand, int(views[k].axes.size() - 1));
+            op.bind(op.addAxis("part" + std::to_string(k), L.layout.extent(partBlocks[k])), operand,
+                int(views[k].axes.size() - 1));
         }
         op.operands.push_back(views[k]);
         const auto shape = L.layout.shapeOf(views[k]);

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/import/onnx_lowering.h"
 
-#include "engine/import/onnx_passes.h"
 #include "engine/import/onnx_lower_ops.h"
+#include "engine/import/onnx_passes.h"
 #include "engine/import/onnx_shapes.h"
 
 #include <algorithm>
@@ -117,7 +117,8 @@ View Lowering::newOutput(const NodeRec& node, std::size_t index)
 View Lowering::newTemp(const std::vector<std::int64_t>& shape, const std::string& name, int elemType)
 {
     if (!checkedElements(shape)) {
-        ctx.error("tensor '" + name + "'", "an intermediate of shape " + shapeText(shape) + " has more than 2^53 elements");
+        ctx.error(
+            "tensor '" + name + "'", "an intermediate of shape " + shapeText(shape) + " has more than 2^53 elements");
         return {};
     }
     View view = layout.newRoot(shape);
@@ -186,8 +187,9 @@ bool Lowering::addOp(PlannedOp op)
     }
     std::int64_t iterations = 1;
     for (const LogicalAxis& axis : op.axes)
-        iterations = iterations > kMaxElements / std::max<std::int64_t>(1, axis.extent) ? kMaxElements + 1
-                                                                                          : iterations * std::max<std::int64_t>(1, axis.extent);
+        iterations = iterations > kMaxElements / std::max<std::int64_t>(1, axis.extent)
+            ? kMaxElements + 1
+            : iterations * std::max<std::int64_t>(1, axis.extent);
     if (iterations > kMaxElements) {
         ctx.error(op.label(),
             "modelling it as op '" + op.name + "' takes more than 2^53 loop iterations (its tensors are too large)");

@@ -9,9 +9,9 @@
 #include "engine/model/graph.h"
 
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
-#include <string_view>
 
 namespace elk::import::onnx_detail {
 

@@ -60,7 +60,8 @@ namespace {
         constexpr std::int64_t kMaxParts = 1 << 16;
         if (!inputValue(ctx, node, 1)) {
             if (extent > kMaxParts)
-                return fail(ctx, node, "splits '" + x->name + "' into " + std::to_string(extent) + " parts; at most "
+                return fail(ctx, node,
+                    "splits '" + x->name + "' into " + std::to_string(extent) + " parts; at most "
                         + std::to_string(kMaxParts) + " can be modelled");
             sizes.assign(std::size_t(extent), 1);
             squeeze = attrInt(node, "keepdims", 1) == 0;
@@ -73,7 +74,8 @@ namespace {
                 if (chunk <= 0)
                     return fail(ctx, node, "split size must be >= 1");
                 if (extent / chunk > kMaxParts)
-                    return fail(ctx, node, "splits '" + x->name + "' into more than " + std::to_string(kMaxParts) + " parts");
+                    return fail(
+                        ctx, node, "splits '" + x->name + "' into more than " + std::to_string(kMaxParts) + " parts");
                 for (std::int64_t done = 0; done < extent; done += chunk)
                     sizes.push_back(std::min(chunk, extent - done));
             } else {

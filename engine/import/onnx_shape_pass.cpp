@@ -69,10 +69,12 @@ namespace {
         }
         if (missing.empty())
             return true;
-        const std::string why = !libraryApplies(node) ? "ONNX 1.12's shape inference stops at opset " + std::to_string(kLibraryOpset)
-            : libraryError.empty()                    ? "ONNX shape inference gave none"
-                                                      : "ONNX shape inference gave none (" + libraryError + ")";
-        ctx.error(node.label, "cannot determine the shape of output '" + missing.front()
+        const std::string why = !libraryApplies(node)
+            ? "ONNX 1.12's shape inference stops at opset " + std::to_string(kLibraryOpset)
+            : libraryError.empty() ? "ONNX shape inference gave none"
+                                   : "ONNX shape inference gave none (" + libraryError + ")";
+        ctx.error(node.label,
+            "cannot determine the shape of output '" + missing.front()
                 + "': the importer has no rule for it (its size depends on run-time data or parameters), " + why
                 + "; declaring it in value_info would help");
         return false;
@@ -90,7 +92,8 @@ namespace {
                 continue;
             const Value& v = ctx.value(node.outputs[o]);
             if (library[o]->second != v.shape)
-                ctx.warning(node.label, "output '" + v.name + "' is " + shapeText(v.shape) + " by the importer's rules but "
+                ctx.warning(node.label,
+                    "output '" + v.name + "' is " + shapeText(v.shape) + " by the importer's rules but "
                         + shapeText(library[o]->second) + " by ONNX shape inference");
         }
     }

@@ -258,10 +258,12 @@ ShapeStatus shapeConvTranspose(Context& ctx, const NodeRec& node)
     if (strides.size() != n || dilations.size() != n || outputPadding.size() != n || pads.size() != 2 * n)
         return failNode(ctx, node, "strides, dilations, pads or output_padding do not fit the input rank");
     for (std::size_t i = 0; i < n; ++i) {
-        const bool valid = strides[i] >= 1 && dilations[i] >= 1 && strides[i] <= kMaxElements && dilations[i] <= kMaxElements
-            && safeMul(strides[i], x->shape[2 + i]) && safeMul(dilations[i], w->shape[2 + i]);
+        const bool valid = strides[i] >= 1 && dilations[i] >= 1 && strides[i] <= kMaxElements
+            && dilations[i] <= kMaxElements && safeMul(strides[i], x->shape[2 + i])
+            && safeMul(dilations[i], w->shape[2 + i]);
         if (!valid)
-            return failNode(ctx, node, "spatial axis " + std::to_string(i) + ": strides and dilations must be >= 1 and small enough");
+            return failNode(ctx, node,
+                "spatial axis " + std::to_string(i) + ": strides and dilations must be >= 1 and small enough");
     }
     const std::string autoPad = attrString(node, "auto_pad", "NOTSET");
     for (std::size_t i = 0; i < n; ++i) {

@@ -441,8 +441,8 @@ GraphParseResult graphFromJson(std::string_view jsonText)
     } catch (const json::parse_error& error) {
         const TextPosition position = parseErrorPosition(jsonText, error.byte);
         result.errors.clear(); // duplicate keys found before the syntax error do not matter now
-        result.errors.push_back({ positionText(position), jsonSyntaxReason(error.what()), int(position.line),
-            int(position.column) });
+        result.errors.push_back(
+            { positionText(position), jsonSyntaxReason(error.what()), int(position.line), int(position.column) });
         return result;
     } catch (const json::exception& error) { // a number too large for a double
         result.errors.clear();

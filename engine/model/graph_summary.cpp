@@ -7,11 +7,10 @@
 namespace elk::model {
 
 namespace {
-template <typename Array, typename Value>
-std::size_t indexIn(const Array& values, Value value)
-{
-    return std::size_t(std::find(values.begin(), values.end(), value) - values.begin());
-}
+    template <typename Array, typename Value> std::size_t indexIn(const Array& values, Value value)
+    {
+        return std::size_t(std::find(values.begin(), values.end(), value) - values.begin());
+    }
 } // namespace
 
 std::int64_t GraphSummary::bytesOf(TensorRole role) const

@@ -19,7 +19,7 @@ struct GraphSummary {
     std::int64_t tensorCount = 0;
     std::int64_t flops = 0;
     std::array<std::int64_t, kAllTensorRoles.size()> bytesPerRole {}; ///< indexed like kAllTensorRoles
-    std::array<std::int64_t, kAllOpKinds.size()> opsPerKind {};       ///< indexed like kAllOpKinds
+    std::array<std::int64_t, kAllOpKinds.size()> opsPerKind {}; ///< indexed like kAllOpKinds
 
     std::int64_t bytesOf(TensorRole role) const;
     std::int64_t opsOf(OpKind kind) const;

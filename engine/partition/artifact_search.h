@@ -70,6 +70,7 @@ ExprPlans searchExpr(const Expr& expr, const SearchSettings& settings, RunContro
 /// searchExpr through a process-wide memo of recent (settings, expression) pairs, so that parity runs
 /// differing only in what the search does not see (HBM bandwidth, the mesh ratio, scheduler quirks)
 /// search once. Thread-safe; a stopped search is not kept. Same result as searchExpr.
-std::shared_ptr<const ExprPlans> searchExprShared(const Expr& expr, const SearchSettings& settings, RunControl& control);
+std::shared_ptr<const ExprPlans> searchExprShared(
+    const Expr& expr, const SearchSettings& settings, RunControl& control);
 
 } // namespace elk::partition::artifact

@@ -238,7 +238,8 @@ PartitionResult finishSearch(const PartitionInput& input, const PartitionSetting
         PreloadEntry entry;
         entry.preloadBytes = draft.preloadBytes;
         entry.executeBytes = draft.executeBytes;
-        entry.preloadPlan = numbering.add(toPlan(hot.spatial, draft.preloadTemporal, facts.operands), draft.preloadCost);
+        entry.preloadPlan
+            = numbering.add(toPlan(hot.spatial, draft.preloadTemporal, facts.operands), draft.preloadCost);
         entry.executePlan = frontIndex[draft.executeFront];
         entry.warmupCycles = draft.warmupCycles;
         entry.totalCycles = draft.totalCycles;

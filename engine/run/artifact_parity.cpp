@@ -17,40 +17,39 @@
 namespace elk::run {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+    using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+    double secondsSince(Clock::time_point start)
+    {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    }
 
-partition::artifact::Expr toExpr(const import::artifact::Op& op)
-{
-    partition::artifact::Expr expr;
-    expr.type = partition::artifact::OpType(int(op.type));
-    expr.dims = op.dims;
-    expr.tensors = op.tensors;
-    expr.onchip = op.onchip;
-    return expr;
-}
+    partition::artifact::Expr toExpr(const import::artifact::Op& op)
+    {
+        partition::artifact::Expr expr;
+        expr.type = partition::artifact::OpType(int(op.type));
+        expr.dims = op.dims;
+        expr.tensors = op.tensors;
+        expr.onchip = op.onchip;
+        return expr;
+    }
 
-/// Runs `work(i)` for i in [0, count) on up to `threads` threads.
-template <class Work>
-void parallelFor(int count, int threads, Work&& work)
-{
-    std::atomic<int> next { 0 };
-    auto worker = [&] {
-        for (int i = next++; i < count; i = next++)
-            work(i);
-    };
-    const int pool = std::max(1, std::min(count, threads));
-    std::vector<std::thread> helpers;
-    for (int t = 1; t < pool; ++t)
-        helpers.emplace_back(worker);
-    worker();
-    for (std::thread& helper : helpers)
-        helper.join();
-}
+    /// Runs `work(i)` for i in [0, count) on up to `threads` threads.
+    template <class Work> void parallelFor(int count, int threads, Work&& work)
+    {
+        std::atomic<int> next { 0 };
+        auto worker = [&] {
+            for (int i = next++; i < count; i = next++)
+                work(i);
+        };
+        const int pool = std::max(1, std::min(count, threads));
+        std::vector<std::thread> helpers;
+        for (int t = 1; t < pool; ++t)
+            helpers.emplace_back(worker);
+        worker();
+        for (std::thread& helper : helpers)
+            helper.join();
+    }
 
 } // namespace
 
@@ -59,8 +58,10 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
     ParityRun run;
     const auto importStart = Clock::now();
     if (spec.model.format != "einstein-v2") {
-        run.errors.push_back(spec.model.path + ": artifact parity runs the artifact's own einstein_v2 model files (e.g. "
-            "../shared/corpus/einstein/llama2-13.json); this model is " + spec.model.format);
+        run.errors.push_back(spec.model.path
+            + ": artifact parity runs the artifact's own einstein_v2 model files (e.g. "
+              "../shared/corpus/einstein/llama2-13.json); this model is "
+            + spec.model.format);
         return run;
     }
     if (spec.phase == Phase::Prefill) {
@@ -73,9 +74,10 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
     run.layers = options.layers > 0 ? options.layers : defaults ? defaults->layers : 0;
     run.splitFactor = options.splitFactor > 0 ? options.splitFactor : defaults ? defaults->splitFactor : 3;
     if (run.layers <= 0) {
-        run.errors.push_back(spec.model.path + ": artifact parity needs the model's layer count (launch.py --layers); "
-                             "give --layers L (the paper's files have it built in: llama2-13, llama2-70, opt-30, "
-                             "gemma2, vit-huge)");
+        run.errors.push_back(spec.model.path
+            + ": artifact parity needs the model's layer count (launch.py --layers); "
+              "give --layers L (the paper's files have it built in: llama2-13, llama2-70, opt-30, "
+              "gemma2, vit-huge)");
         return run;
     }
     std::string readError;
@@ -165,8 +167,8 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
     schedule::artifact::ParityKnobs knobs;
     knobs.cores = cores;
     knobs.sramBytesPerCore = spec.chip.sramBytesPerCore;
-    knobs.hbmMiBPerMs = options.quirks.hbmGBpsAsMiBPerMs ? spec.chip.totalHbmBandwidthGBps()
-                                                         : spec.chip.totalHbmBandwidthMiBPerMs();
+    knobs.hbmMiBPerMs
+        = options.quirks.hbmGBpsAsMiBPerMs ? spec.chip.totalHbmBandwidthGBps() : spec.chip.totalHbmBandwidthMiBPerMs();
     knobs.cyclesPerMs = spec.chip.clockHz / 1000.0;
     knobs.linkGiBpsPerCore = spec.chip.interconnect.linkBandwidthGBpsPerCore;
     knobs.layers = run.layers;

@@ -51,11 +51,11 @@ namespace detail {
         using nlohmann::ordered_json;
         ordered_json losses = ordered_json::array();
         for (const WaterfallLoss& loss : w.losses)
-            losses.push_back(ordered_json { { "cause", sim::toString(loss.cause) }, { "label", sim::describe(loss.cause) },
-                { "ms", loss.ms }, { "duration_ms", loss.durationMs } });
+            losses.push_back(ordered_json { { "cause", sim::toString(loss.cause) },
+                { "label", sim::describe(loss.cause) }, { "ms", loss.ms }, { "duration_ms", loss.durationMs } });
         return ordered_json { { "floor",
-                                  ordered_json { { "kind", sim::toString(w.floorKind) }, { "resource", w.floorResource },
-                                      { "ms", w.floorMs },
+                                  ordered_json { { "kind", sim::toString(w.floorKind) },
+                                      { "resource", w.floorResource }, { "ms", w.floorMs },
                                       { "candidates_ms",
                                           ordered_json { { "hbm", w.hbmFloorMs }, { "compute", w.computeFloorMs },
                                               { "link", w.linkFloorMs } } } } },
@@ -77,8 +77,8 @@ std::string explainJson(const RunSpec& spec, const std::vector<DesignRun>& runs)
     out["run_spec_sha256"] = runSpecHash(spec);
     out["model"] = spec.model.path;
     out["chip"] = spec.chip.name;
-    out["step"] = ordered_json { { "phase", toString(spec.phase) }, { "batch", spec.batch },
-        { "seq_len", spec.seqLen }, { "kv_len", spec.kvLen } };
+    out["step"] = ordered_json { { "phase", toString(spec.phase) }, { "batch", spec.batch }, { "seq_len", spec.seqLen },
+        { "kv_len", spec.kvLen } };
     ordered_json designs = ordered_json::array();
     for (const DesignRun& run : runs) {
         ordered_json design { { "design", schedule::toString(run.design) } };

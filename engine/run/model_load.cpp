@@ -18,35 +18,33 @@ namespace {
         return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
     }
 
-    import::ImportOptions optionsFor(const ModelStep& step)
-    {
-        import::ImportOptions options;
-        options.dims.batch = step.batch;
-        options.dims.seqLen = step.seqLen;
-        if (step.kvLen > 0)
-            options.dims.kvLen = step.kvLen;
-        options.dims.named = step.dims;
-        options.dims.inputShapes = step.inputShapes;
-        options.control = step.control;
-        return options;
-    }
+    import::ImportOptions optionsFor(const ModelStep& step){ import::ImportOptions options;
+    options.dims.batch = step.batch;
+    options.dims.seqLen = step.seqLen;
+    if (step.kvLen > 0)
+        options.dims.kvLen = step.kvLen;
+    options.dims.named = step.dims;
+    options.dims.inputShapes = step.inputShapes;
+    options.control = step.control;
+    return options;
+}
 
-    /// Moves a finished import into `out`, or its errors; the description is `prefix` and the step.
-    void takeImport(import::ImportResult&& imported, const std::string& file, ModelLoadResult& out,
-        const std::string& prefix, const ModelStep& step, std::optional<std::int64_t> declaredParams = std::nullopt)
-    {
-        for (const import::ImportIssue& issue : imported.errors)
-            out.errors.push_back(import::toString(file, issue));
-        out.stopped = imported.stopped;
-        out.freeDims = std::move(imported.freeDims);
-        if (!imported.ok())
-            return;
-        std::string description = prefix + describeStep(step, hasKvCache(imported.graph, step.kvLen));
-        LoadedModel loaded { std::move(imported.graph), std::move(description), declaredParams, {} };
-        for (const import::ImportIssue& issue : imported.warnings)
-            loaded.warnings.push_back(import::toString(file, issue));
-        out.model = std::move(loaded);
-    }
+/// Moves a finished import into `out`, or its errors; the description is `prefix` and the step.
+void takeImport(import::ImportResult&& imported, const std::string& file, ModelLoadResult& out,
+    const std::string& prefix, const ModelStep& step, std::optional<std::int64_t> declaredParams = std::nullopt)
+{
+    for (const import::ImportIssue& issue : imported.errors)
+        out.errors.push_back(import::toString(file, issue));
+    out.stopped = imported.stopped;
+    out.freeDims = std::move(imported.freeDims);
+    if (!imported.ok())
+        return;
+    std::string description = prefix + describeStep(step, hasKvCache(imported.graph, step.kvLen));
+    LoadedModel loaded { std::move(imported.graph), std::move(description), declaredParams, {} };
+    for (const import::ImportIssue& issue : imported.warnings)
+        loaded.warnings.push_back(import::toString(file, issue));
+    out.model = std::move(loaded);
+}
 
 } // namespace
 
@@ -83,7 +81,8 @@ std::string describeStep(const ModelStep& step, bool kvCache)
         return "one inference pass, batch " + std::to_string(step.batch);
     std::string text = std::string(toString(step.phase)) + ", batch " + std::to_string(step.batch);
     if (step.phase == Phase::Decode)
-        return text + ", " + std::to_string(step.seqLen) + " new token(s) over a KV cache of " + std::to_string(step.kvLen);
+        return text + ", " + std::to_string(step.seqLen) + " new token(s) over a KV cache of "
+            + std::to_string(step.kvLen);
     text += ", " + std::to_string(step.seqLen) + " tokens";
     if (step.kvLen > 0)
         text += " after " + std::to_string(step.kvLen) + " cached";
@@ -92,24 +91,21 @@ std::string describeStep(const ModelStep& step, bool kvCache)
 
 std::optional<std::string> bundledModelName(std::string_view pathOrName)
 {
-    std::string name(pathOrName.substr(0, kBundledPrefix.size()) == kBundledPrefix ? pathOrName.substr(kBundledPrefix.size())
-                                                                                   : pathOrName);
+    std::string name(pathOrName.substr(0, kBundledPrefix.size()) == kBundledPrefix
+            ? pathOrName.substr(kBundledPrefix.size())
+            : pathOrName);
     if (import::bundledModelConfig(name))
         return name;
     return std::nullopt;
 }
 
-import::ModelPhase toModelPhase(Phase phase)
-{
-    switch (phase) {
-    case Phase::Decode:
-        return import::ModelPhase::Decode;
-    case Phase::Prefill:
-        return import::ModelPhase::Prefill;
-    case Phase::Train:
-        return import::ModelPhase::Train;
-    }
-    return import::ModelPhase::Decode;
+import::ModelPhase toModelPhase(Phase phase){ switch (phase){ case Phase::Decode: return import::ModelPhase::Decode;
+case Phase::Prefill:
+return import::ModelPhase::Prefill;
+case Phase::Train:
+return import::ModelPhase::Train;
+}
+return import::ModelPhase::Decode;
 }
 
 ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
@@ -154,15 +150,15 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
         takeImport(import::importOnnxFile(pathOrName, optionsFor(step)), pathOrName, result, pathOrName + ", ", step);
     } else if (endsWith(pathOrName, ".json")) {
         if (step.phase == Phase::Train) {
-            result.errors.push_back(
-                pathOrName + ": an einstein_v2 graph is a forward pass; a training step needs an ONNX or bundled model");
+            result.errors.push_back(pathOrName
+                + ": an einstein_v2 graph is a forward pass; a training step needs an ONNX or bundled model");
             return result;
         }
         takeImport(import::importEinsteinFile(pathOrName, optionsFor(step)), pathOrName, result,
             pathOrName + ", einstein_v2, ", step);
     } else {
-        result.errors.push_back(
-            pathOrName + ": unknown model format; expected .onnx, .elk.json, an einstein_v2 .json, or a bundled model name");
+        result.errors.push_back(pathOrName
+            + ": unknown model format; expected .onnx, .elk.json, an einstein_v2 .json, or a bundled model name");
         return result;
     }
     if (!result.model)

@@ -212,8 +212,8 @@ std::string PaperPoint::key() const
 
 const std::vector<std::string>& paperFigureNames()
 {
-    static const std::vector<std::string> names = { "fig17", "fig18", "fig19", "fig20", "fig21", "fig22", "fig23",
-        "fig24" };
+    static const std::vector<std::string> names
+        = { "fig17", "fig18", "fig19", "fig20", "fig21", "fig22", "fig23", "fig24" };
     return names;
 }
 

@@ -30,7 +30,10 @@ namespace {
     /// Forwards stop requests and serialises progress from several partition threads.
     class SharedControl final : public RunControl {
     public:
-        explicit SharedControl(RunControl& outer) : m_outer(outer) { }
+        explicit SharedControl(RunControl& outer)
+            : m_outer(outer)
+        {
+        }
         bool stopRequested() const override { return m_outer.stopRequested(); }
         void progress(std::int64_t, std::int64_t, std::string_view) override { } // per-op progress is not shown
         void opDone(std::int64_t total)
@@ -310,7 +313,8 @@ CompileResult compileLoadedModel(
         const auto planSet = std::uint32_t(compiled->plans.size());
         compiled->variants[i].push_back(SplitVariant { split, planSet });
         compiled->planInputs.push_back(split.parts > 1 ? partOf(inputs[i], split) : inputs[i]);
-        compiled->peakFlopPerCyclePerCore.push_back(costModel.model->peakFlopPerCycle(compiled->planInputs.back().expr));
+        compiled->peakFlopPerCyclePerCore.push_back(
+            costModel.model->peakFlopPerCycle(compiled->planInputs.back().expr));
         compiled->plans.push_back(std::move(plans));
     };
     if (cached != nullptr && tablesFit(inputs, *cached)) {
@@ -352,7 +356,8 @@ CompileResult compileLoadedModel(
         });
         for (std::size_t j : bySize) {
             const int candidates = partition::firstDimCandidates(parts[j], settings);
-            const int count = std::clamp(threadCount > 1 ? std::min(candidates, 2 * threadCount) : 1, 1, std::max(1, candidates));
+            const int count
+                = std::clamp(threadCount > 1 ? std::min(candidates, 2 * threadCount) : 1, 1, std::max(1, candidates));
             partials[j].resize(std::size_t(count));
             for (int c = 0; c < count; ++c)
                 pieces.push_back(Piece { j, c * candidates / count, (c + 1) * candidates / count });
@@ -413,12 +418,15 @@ CompileResult compileLoadedModel(
     for (std::size_t i = 0; i < whole.size(); ++i) {
         if (whole[i].ok())
             continue;
-        const auto step = std::size_t(std::find(compiled->steps.inputOfStep.begin(), compiled->steps.inputOfStep.end(), i)
-            - compiled->steps.inputOfStep.begin());
+        const auto step
+            = std::size_t(std::find(compiled->steps.inputOfStep.begin(), compiled->steps.inputOfStep.end(), i)
+                - compiled->steps.inputOfStep.begin());
         const model::Op& op = compiled->model.graph.op(compiled->analysis.order[step]);
         result.errors.push_back("op '" + op.name + "' (" + model::toString(inputs[i].expr.kind) + ", step "
             + std::to_string(step) + "): " + whole[i].error
-            + (whole[i].smallestBytesPerCore > 0 ? "; splitting it over one output dimension into up to 64 parts does not fit either" : ""));
+            + (whole[i].smallestBytesPerCore > 0
+                    ? "; splitting it over one output dimension into up to 64 parts does not fit either"
+                    : ""));
     }
     if (control.stopRequested()) {
         result.status = RunStatus::Stopped;
@@ -437,7 +445,8 @@ CompileResult compileLoadedModel(
         const InputSplit base = baseSplit[i];
         std::vector<int> dims = pipelineDims(inputs[i]);
         if (base.parts > 1)
-            dims = std::find(dims.begin(), dims.end(), base.dim) != dims.end() ? std::vector<int> { base.dim } : std::vector<int> {};
+            dims = std::find(dims.begin(), dims.end(), base.dim) != dims.end() ? std::vector<int> { base.dim }
+                                                                               : std::vector<int> {};
         for (int dim : dims) {
             const std::int64_t extent = inputs[i].expr.dimExtents[std::size_t(dim)];
             bool any = false;
@@ -495,7 +504,8 @@ namespace {
             std::int64_t partOutputBytesPerCore = 0;
             if (parts > 1) {
                 const model::TensorExpr& part = compiled.planInputs[variant.planSet].expr;
-                const std::int64_t bytes = model::operandElements(part, 0) * model::bytesPerElement(part.operands[0].dtype);
+                const std::int64_t bytes
+                    = model::operandElements(part, 0) * model::bytesPerElement(part.operands[0].dtype);
                 partOutputBytesPerCore = (bytes + cores - 1) / cores;
             }
             for (int k = 0; k < parts; ++k) {
@@ -589,7 +599,8 @@ schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, cons
     return scheduleProblemFor(compiled, spec, chooseSplits(compiled, spec));
 }
 
-schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, const RunSpec& spec, const SplitChoice& choice)
+schedule::ScheduleProblem scheduleProblemFor(
+    const CompiledModel& compiled, const RunSpec& spec, const SplitChoice& choice)
 {
     return buildProblem(compiled, spec, choice.variantOfInput, meshInjectionBytesPerCycle(spec.chip));
 }

@@ -144,7 +144,8 @@ SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec);
 /// The schedule problem of `spec` on a compiled model with `choice` (chooseSplits() when omitted).
 /// Contract: compiled.partitionKey == partitionKey(spec).
 schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, const RunSpec& spec);
-schedule::ScheduleProblem scheduleProblemFor(const CompiledModel& compiled, const RunSpec& spec, const SplitChoice& choice);
+schedule::ScheduleProblem scheduleProblemFor(
+    const CompiledModel& compiled, const RunSpec& spec, const SplitChoice& choice);
 
 /// Runs every design of `spec` on an already compiled model (reusing its partition tables). An error
 /// when the spec needs other partition tables (partitionKey differs).

@@ -106,13 +106,18 @@ std::string runDiffJson(const RunDiff& diff, const std::string& labelA, const st
         ops.push_back(ordered_json { { "op", op.name }, { "step_a", op.stepA }, { "step_b", op.stepB },
             { "delta_ms", op.deltaMs() }, { "delta_execute_ms", op.deltaExecuteMs() },
             { "delta_preload_ms", op.deltaPreloadMs() }, { "delta_wait_ms", op.deltaWaitMs() },
-            { "a", ordered_json { { "execute_ms", op.executeMsA }, { "preload_ms", op.preloadMsA }, { "wait_ms", op.waitMsA } } },
-            { "b", ordered_json { { "execute_ms", op.executeMsB }, { "preload_ms", op.preloadMsB }, { "wait_ms", op.waitMsB } } } });
+            { "a",
+                ordered_json {
+                    { "execute_ms", op.executeMsA }, { "preload_ms", op.preloadMsA }, { "wait_ms", op.waitMsA } } },
+            { "b",
+                ordered_json {
+                    { "execute_ms", op.executeMsB }, { "preload_ms", op.preloadMsB }, { "wait_ms", op.waitMsB } } } });
     ordered_json links = ordered_json::array();
     for (const LinkDelta& link : diff.links)
         links.push_back(ordered_json { { "link", link.name }, { "bytes_a", link.bytesA }, { "bytes_b", link.bytesB },
             { "delta_bytes", link.bytesB - link.bytesA } });
-    ordered_json out { { "a", labelA }, { "b", labelB }, { "latency_ms", ordered_json { { "a", diff.latencyMsA }, { "b", diff.latencyMsB } } },
+    ordered_json out { { "a", labelA }, { "b", labelB },
+        { "latency_ms", ordered_json { { "a", diff.latencyMsA }, { "b", diff.latencyMsB } } },
         { "delta_latency_ms", diff.latencyMsB - diff.latencyMsA }, { "ops", std::move(ops) } };
     if (diff.sameLinks)
         out["links"] = std::move(links);

@@ -141,7 +141,8 @@ ChipResolveResult resolveChip(const std::string& presetOrFile, const std::vector
         try {
             const json::json_pointer pointer(o.pointer);
             // The artifact's unit (MiB/ms) stands in for the SI field rather than beside it.
-            if (o.pointer == "/hbm/bandwidthMiBPerMsPerStack" && chipJson.contains("hbm") && chipJson["hbm"].is_object())
+            if (o.pointer == "/hbm/bandwidthMiBPerMsPerStack" && chipJson.contains("hbm")
+                && chipJson["hbm"].is_object())
                 chipJson["hbm"].erase("bandwidthGBpsPerStack");
             if (o.pointer == "/hbm/bandwidthGBpsPerStack" && chipJson.contains("hbm") && chipJson["hbm"].is_object())
                 chipJson["hbm"].erase("bandwidthMiBPerMsPerStack");
@@ -201,7 +202,8 @@ RunSpecResult resolveRunSpec(const RunRequest& request)
             spec.model.format = *format;
         else
             result.errors.push_back({ "/model/format",
-                "cannot tell the format of '" + request.modelPath + "' from its extension; expected .onnx, .mlir or .elk.json" });
+                "cannot tell the format of '" + request.modelPath
+                    + "' from its extension; expected .onnx, .mlir or .elk.json" });
     }
 
     ChipResolveResult chipResult = resolveChip(request.chip, request.chipOverrides);

@@ -54,7 +54,8 @@ namespace {
                     { "kind", model::toString(expr.kind) }, { "graph_ops", graphOps[variant.planSet] },
                     { "parts", variant.split.parts }, { "dim", dim },
                     { "dim_extent_per_part", expr.dimExtents[std::size_t(dim)] },
-                    { "why", variants.front().split.parts == 1 ? "pipelined: fewer parts schedule slower (elk-dyn)"
+                    { "why",
+                        variants.front().split.parts == 1 ? "pipelined: fewer parts schedule slower (elk-dyn)"
                             : variant.split.parts == variants.front().split.parts
                             ? "too large for the SRAM whole"
                             : "too large for the SRAM whole; more parts than that pipeline better (elk-dyn)" } });
@@ -105,8 +106,8 @@ namespace {
             { "preload_ms", milliseconds(m.preloadCycles, clock) }, { "hbm_utilization", m.hbmUtilization },
             { "noc_utilization", m.nocUtilization },
             { "breakdown_ms",
-                breakdownJson(m.overlapCycles, m.preloadOnlyCycles, m.executeOnlyCycles, m.interconnectStallCycles,
-                    clock) },
+                breakdownJson(
+                    m.overlapCycles, m.preloadOnlyCycles, m.executeOnlyCycles, m.interconnectStallCycles, clock) },
             { "sram_peak_bytes_per_core", run.schedule->sramPeakBytesPerCore } };
         out["contention"] = run.design != schedule::Design::Ideal;
         out["orders_tried"] = run.schedule->ordersTried;
@@ -116,7 +117,8 @@ namespace {
                 { "valid_orders", o.validOrders }, { "movable_ops_per_layer", o.movableOps },
                 { "budget_reached", o.truncated }, { "moves_from_identity", o.movesFromIdentity },
                 { "analytic_latency_ms",
-                    ordered_json { { "min", milliseconds(o.minCycles, clock) }, { "median", milliseconds(o.medianCycles, clock) },
+                    ordered_json { { "min", milliseconds(o.minCycles, clock) },
+                        { "median", milliseconds(o.medianCycles, clock) },
                         { "max", milliseconds(o.maxCycles, clock) } } } };
             ordered_json spread = ordered_json::array();
             for (double cycles : o.orderLatencyCycles)
@@ -165,9 +167,9 @@ std::string runResultToJson(const RunResult& result)
     for (const DesignRun& run : result.designs)
         designs.push_back(designJson(run, result, basic));
     out["designs"] = std::move(designs);
-    out["timings_s"] = ordered_json { { "import", result.timings.importSeconds },
-        { "partition", result.timings.partitionSeconds }, { "schedule", result.timings.scheduleSeconds },
-        { "simulate", result.timings.simulateSeconds } };
+    out["timings_s"]
+        = ordered_json { { "import", result.timings.importSeconds }, { "partition", result.timings.partitionSeconds },
+              { "schedule", result.timings.scheduleSeconds }, { "simulate", result.timings.simulateSeconds } };
     if (!result.errors.empty())
         out["errors"] = result.errors;
     return out.dump(2) + "\n";

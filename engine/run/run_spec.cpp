@@ -126,7 +126,8 @@ std::vector<FieldError> validateRunSpec(const RunSpec& spec)
         if (shape.empty())
             errors.push_back({ "/inputShapes/" + name, "the shape has no dims" });
         for (std::size_t d = 0; d < shape.size(); ++d)
-            checkRange(errors, ("/inputShapes/" + name + "/" + std::to_string(d)).c_str(), shape[d], 1, std::int64_t(1) << 40, "a dim size");
+            checkRange(errors, ("/inputShapes/" + name + "/" + std::to_string(d)).c_str(), shape[d], 1,
+                std::int64_t(1) << 40, "a dim size");
     }
     for (const FieldError& error : chip::validateChipSpec(spec.chip))
         errors.push_back({ "/chip" + error.field, error.message });

@@ -76,7 +76,8 @@ StepInputs buildStepInputs(const model::Graph& graph, const model::GraphAnalysis
 
     // Spill the largest activations first until every step keeps within the limit.
     const auto limit = std::int64_t(maxReservedFraction * double(sramBytesPerCore));
-    auto overLimit = [&] { return std::any_of(reserved.begin(), reserved.end(), [&](std::int64_t r) { return r > limit; }); };
+    auto overLimit
+        = [&] { return std::any_of(reserved.begin(), reserved.end(), [&](std::int64_t r) { return r > limit; }); };
     if (overLimit()) {
         std::vector<LiveAcross> bySize = live;
         std::stable_sort(bySize.begin(), bySize.end(), [](const LiveAcross& a, const LiveAcross& b) {

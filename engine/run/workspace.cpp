@@ -252,7 +252,8 @@ namespace {
                 }
         }
         if (const auto found = run.find("inputShapes"); version == 2 && found != run.end()) {
-            if (const Json* shapes = reader.object(*found, "/run/inputShapes", "an object of input name → [d0, d1, ...]"))
+            if (const Json* shapes
+                = reader.object(*found, "/run/inputShapes", "an object of input name → [d0, d1, ...]"))
                 for (const auto& [name, value] : shapes->items()) {
                     std::vector<std::int64_t> shape;
                     bool ok = value.is_array() && !value.empty();
@@ -261,7 +262,8 @@ namespace {
                     if (ok)
                         request.inputShapes[name] = std::move(shape);
                     else
-                        reader.error("/run/inputShapes/" + name, "expected an array of integer sizes, found " + typeName(value));
+                        reader.error(
+                            "/run/inputShapes/" + name, "expected an array of integer sizes, found " + typeName(value));
                 }
         }
         if (const auto found = run.find("options"); version == 2 && found != run.end()) {
@@ -442,7 +444,8 @@ WorkspaceParseResult workspaceFromJson(std::string_view jsonText, const std::str
         errors.push_back({ positionText(position), "invalid JSON: " + jsonSyntaxReason(error.what()) });
         return result;
     } catch (const Json::exception& error) { // a number too large for a double
-        errors.push_back({ locateJsonLiteral(jsonText, error.what()), "invalid JSON: " + jsonSyntaxReason(error.what()) });
+        errors.push_back(
+            { locateJsonLiteral(jsonText, error.what()), "invalid JSON: " + jsonSyntaxReason(error.what()) });
         return result;
     }
     if (!root.is_object()) {

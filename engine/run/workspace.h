@@ -31,7 +31,8 @@ struct WorkspaceViews {
 ///   model:       {"path": FILE, "sha256": HEX?} or {"bundled": NAME}
 ///   chip:        {"preset": NAME} or {"path": FILE} or {"spec": {elk.chip/1 object}}, plus "overrides":
 ///   ["field=value", ...] compareChip: {"preset": NAME} or {"path": FILE} (optional) run:         {"phase", "batch",
-///   "seqLen", "kvLen", "designs", "dims": {NAME: size}, "inputShapes": {INPUT: [d0, ...]}, "options": {"preloadNocThreshold",
+///   "seqLen", "kvLen", "designs", "dims": {NAME: size}, "inputShapes": {INPUT: [d0, ...]}, "options":
+///   {"preloadNocThreshold",
 ///                 "preloadIngressGBpsPerCore", "delayCompute", "seed"}} (every key optional)
 ///   views:       {"open": [KIND...], "current": KIND, "selectedDesign": NAME, "selectedStep": N} (optional)
 /// "elk.workspace/1" files (model and chip as strings, run without options) are still read.

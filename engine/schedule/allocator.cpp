@@ -16,7 +16,8 @@ PreloadTime preloadTime(const ScheduleProblem& problem, std::int64_t hbmBytes, s
     double nocCycles = static_cast<double>(preloadBytes) / problem.preloadIngressBytesPerCycle;
     if (problem.preloadInjectionBytesPerCycle > 0) // a mesh is fed through its edge links
         nocCycles = std::max(nocCycles,
-            static_cast<double>(preloadBytes) * static_cast<double>(problem.cores) / problem.preloadInjectionBytesPerCycle);
+            static_cast<double>(preloadBytes) * static_cast<double>(problem.cores)
+                / problem.preloadInjectionBytesPerCycle);
     PreloadTime time;
     time.nocCycles = nocCycles;
     time.totalCycles = std::max(hbmCycles, nocCycles / problem.preloadNocThreshold);
@@ -69,7 +70,8 @@ int Allocator::bestEntryCapped(
     return best;
 }
 
-std::int64_t Allocator::minExecuteBytesCapped(std::uint32_t planSet, bool minPreloadOnly, std::int64_t preloadCapBytes) const
+std::int64_t Allocator::minExecuteBytesCapped(
+    std::uint32_t planSet, bool minPreloadOnly, std::int64_t preloadCapBytes) const
 {
     const partition::OpPlans& plans = *m_problem.planSets[planSet];
     const std::int64_t cap = std::max(preloadCapBytes, plans.minPreloadBytes());
@@ -160,8 +162,8 @@ std::optional<std::vector<std::uint32_t>> Allocator::allocateGroup(
             if (at[k] == 0)
                 continue;
             const Frontier& f = *fronts[k];
-            const double dt = m_sets[members[k].planSet].cost[f.entry[at[k] - 1]]
-                - m_sets[members[k].planSet].cost[f.entry[at[k]]];
+            const double dt
+                = m_sets[members[k].planSet].cost[f.entry[at[k] - 1]] - m_sets[members[k].planSet].cost[f.entry[at[k]]];
             const double db = static_cast<double>(f.bytes[at[k]] - f.bytes[at[k] - 1]);
             const double ratio = dt / db;
             if (pick < 0 || ratio < pickRatio) {

@@ -43,8 +43,7 @@ PreloadTime preloadTime(const ScheduleProblem& problem, std::int64_t hbmBytes, s
 /// it fits) is the fastest entry within the budget; `bestEntry` holds that answer for *every* budget
 /// (a complete memo, O(log T) per query). `allocateGroup` is the general joint form, memoised per
 /// (members, budget).
-class Allocator
-{
+class Allocator {
 public:
     explicit Allocator(const ScheduleProblem& problem);
 
@@ -56,7 +55,8 @@ public:
     /// The same two with the op's preload state held to at most `preloadCapBytes` (a memory-saving
     /// preload-state plan chosen by the joint allocation); a cap below the smallest preload state acts
     /// as that smallest one.
-    int bestEntryCapped(std::uint32_t planSet, std::int64_t budgetBytes, bool minPreloadOnly, std::int64_t preloadCapBytes) const;
+    int bestEntryCapped(
+        std::uint32_t planSet, std::int64_t budgetBytes, bool minPreloadOnly, std::int64_t preloadCapBytes) const;
     std::int64_t minExecuteBytesCapped(std::uint32_t planSet, bool minPreloadOnly, std::int64_t preloadCapBytes) const;
     /// Smallest totalCycles of any entry (a bound on the op's execution time).
     double fastestCycles(std::uint32_t planSet) const { return m_sets[planSet].fastestCycles; }

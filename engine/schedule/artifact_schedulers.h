@@ -81,7 +81,8 @@ struct ParityResult {
 };
 
 /// Schedules one design. Contract: every op's plans are ok().
-ParityResult scheduleParity(const std::vector<ParityOp>& ops, const ParityKnobs& knobs, Design design, RunControl& control);
+ParityResult scheduleParity(
+    const std::vector<ParityOp>& ops, const ParityKnobs& knobs, Design design, RunControl& control);
 
 /// The artifact's layer block (§1.3): prefix length and layer length, found by matching expression
 /// keys; and its preload orders (§4.4, reduced list, displacement ≤ maxDisplacement).

@@ -52,8 +52,7 @@ struct StepTimes {
 /// executions is resident, which the next execution's check already covers (preloadBytes <=
 /// executeBytes). Feasibility only shrinks as k grows, and k = 1 with no (b) always fits an op that
 /// fits at all.
-class BackwardScheduler
-{
+class BackwardScheduler {
 public:
     BackwardScheduler(const ScheduleProblem& problem, const Allocator& allocator);
 
@@ -75,7 +74,10 @@ private:
         std::int64_t residentBytes;
     };
     int fixedPair(std::uint32_t planSet, std::int64_t executeBytes, bool largestPreload) const;
-    int preloadOp(std::size_t q) const { return m_loaded[m_loaded.size() - 1 - q]; } ///< q-th placed preload from the front
+    int preloadOp(std::size_t q) const
+    {
+        return m_loaded[m_loaded.size() - 1 - q];
+    } ///< q-th placed preload from the front
     double nocFit(double deadline, double commCycles, int k) const;
     void pushPreloads(double start, double deadline, double commCycles, int k);
     void materialize(int step);

@@ -17,11 +17,16 @@ namespace elk::schedule {
 const char* toString(Design design)
 {
     switch (design) {
-    case Design::Basic: return "basic";
-    case Design::Static: return "static";
-    case Design::ElkDyn: return "elk-dyn";
-    case Design::ElkFull: return "elk-full";
-    case Design::Ideal: return "ideal";
+    case Design::Basic:
+        return "basic";
+    case Design::Static:
+        return "static";
+    case Design::ElkDyn:
+        return "elk-dyn";
+    case Design::ElkFull:
+        return "elk-full";
+    case Design::Ideal:
+        return "ideal";
     }
     return "?";
 }
@@ -89,8 +94,8 @@ namespace {
         return result;
     }
 
-    ScheduleResult scheduleBasic(const ScheduleProblem& problem, const Allocator& allocator,
-        detail::BackwardScheduler& scheduler)
+    ScheduleResult scheduleBasic(
+        const ScheduleProblem& problem, const Allocator& allocator, detail::BackwardScheduler& scheduler)
     {
         detail::BackwardOptions options;
         options.policy = detail::CandidatePolicy::Basic;
@@ -216,7 +221,8 @@ namespace {
                     possible[j] = 0;
                     continue;
                 }
-                addedCycles[j] += std::max(0.0, allocator.entryCost(j, static_cast<std::uint32_t>(capped))
+                addedCycles[j] += std::max(0.0,
+                    allocator.entryCost(j, static_cast<std::uint32_t>(capped))
                         - allocator.entryCost(j, static_cast<std::uint32_t>(t[m].entry)));
                 freedBytes[j] += static_cast<double>(t[m].preloadBytes - nextCap[j]);
             }
@@ -225,7 +231,8 @@ namespace {
             for (std::size_t j = 0; j < sets; ++j) {
                 if (!possible[j] || !(freedBytes[j] > 0))
                     continue;
-                if (std::find(rejected.begin(), rejected.end(), std::pair { std::uint32_t(j), nextCap[j] }) != rejected.end())
+                if (std::find(rejected.begin(), rejected.end(), std::pair { std::uint32_t(j), nextCap[j] })
+                    != rejected.end())
                     continue;
                 const double ratio = addedCycles[j] / freedBytes[j];
                 if (pick < 0 || ratio < bestRatio) {
@@ -254,8 +261,9 @@ namespace {
     std::string jointNote(const JointAllocation& joint, double clockHz)
     {
         char note[200];
-        std::snprintf(note, sizeof note, "joint allocation: %d memory-saving preload plans kept of %d tried (%.4f -> %.4f ms)",
-            joint.accepted, joint.evaluated, joint.beforeCycles / clockHz * 1e3, joint.afterCycles / clockHz * 1e3);
+        std::snprintf(note, sizeof note,
+            "joint allocation: %d memory-saving preload plans kept of %d tried (%.4f -> %.4f ms)", joint.accepted,
+            joint.evaluated, joint.beforeCycles / clockHz * 1e3, joint.afterCycles / clockHz * 1e3);
         return note;
     }
 
@@ -298,7 +306,8 @@ namespace {
         for (std::size_t o = 0; o < orders.orders.size(); ++o) {
             if (control.stopRequested())
                 return failure("stopped");
-            control.progress(static_cast<std::int64_t>(o), static_cast<std::int64_t>(orders.orders.size()), "elk-full orders");
+            control.progress(
+                static_cast<std::int64_t>(o), static_cast<std::int64_t>(orders.orders.size()), "elk-full orders");
             order = expandLayerOrder(problem, orders.orders[o]);
             options.preloadOrder = &order;
             if (!scheduler.run(options)) {
@@ -537,8 +546,10 @@ ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, Run
     const Allocator allocator(problem);
     detail::BackwardScheduler scheduler(problem, allocator);
     switch (design) {
-    case Design::Basic: return scheduleBasic(problem, allocator, scheduler);
-    case Design::Static: return scheduleStatic(problem, allocator, scheduler, control);
+    case Design::Basic:
+        return scheduleBasic(problem, allocator, scheduler);
+    case Design::Static:
+        return scheduleStatic(problem, allocator, scheduler, control);
     case Design::ElkDyn: {
         detail::BackwardOptions options;
         options.maxOverlap = overlapBound(problem);
@@ -560,8 +571,10 @@ ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, Run
         }
         return result;
     }
-    case Design::ElkFull: return scheduleFull(problem, allocator, scheduler, control);
-    case Design::Ideal: break;
+    case Design::ElkFull:
+        return scheduleFull(problem, allocator, scheduler, control);
+    case Design::Ideal:
+        break;
     }
     return failure("unknown design");
 }

@@ -30,10 +30,10 @@ namespace {
                 const Step& step = problem.steps[static_cast<std::size_t>(layers.firstLayerStart)
                     + static_cast<std::size_t>(l) * ops + r];
                 const auto& plans = *problem.planSets[step.planSet];
-                needs.execAll[r] = std::max(needs.execAll[r],
-                    allocator.minExecuteBytes(step.planSet, false) + step.reservedBytesPerCore);
-                needs.execMin[r] = std::max(needs.execMin[r],
-                    allocator.minExecuteBytes(step.planSet, true) + step.reservedBytesPerCore);
+                needs.execAll[r] = std::max(
+                    needs.execAll[r], allocator.minExecuteBytes(step.planSet, false) + step.reservedBytesPerCore);
+                needs.execMin[r] = std::max(
+                    needs.execMin[r], allocator.minExecuteBytes(step.planSet, true) + step.reservedBytesPerCore);
                 needs.preloadMin[r] = std::max(needs.preloadMin[r], plans.minPreloadBytes());
                 needs.hbm[r] = std::max(needs.hbm[r], plans.hbmBytes);
                 if (l == 0)
@@ -54,7 +54,8 @@ namespace {
             const bool inverted = p >= 0 && p < maxKnown;
             if (p >= 0)
                 maxKnown = std::max(maxKnown, p);
-            std::int64_t need = inverted ? needs.execMin[static_cast<std::size_t>(r)] : needs.execAll[static_cast<std::size_t>(r)];
+            std::int64_t need
+                = inverted ? needs.execMin[static_cast<std::size_t>(r)] : needs.execAll[static_cast<std::size_t>(r)];
             for (int m = r + 1; m < n && need <= sram; ++m) {
                 const int pm = position[static_cast<std::size_t>(m)];
                 if ((pm >= 0 ? pm : unknownMax) < maxKnown)
@@ -102,7 +103,8 @@ namespace {
             for (int home = h - 1; home >= 0; --home) { // descending: identity first
                 if (used[static_cast<std::size_t>(home)])
                     continue;
-                const std::uint32_t label = needs.label[static_cast<std::size_t>(movable[static_cast<std::size_t>(home)])];
+                const std::uint32_t label
+                    = needs.label[static_cast<std::size_t>(movable[static_cast<std::size_t>(home)])];
                 // Equal labels keep their relative order: only the largest unused home of a label may
                 // take this slot, so no order is produced twice.
                 if (std::find(triedLabels.begin(), triedLabels.end(), label) != triedLabels.end())
@@ -113,7 +115,8 @@ namespace {
                 // Every op left must still reach a slot within the displacement bound.
                 bool reachable = true;
                 for (int other = h - 1; other >= 0 && reachable; --other)
-                    if (other != home && !used[static_cast<std::size_t>(other)] && other - options.maxDisplacement > slot - 1)
+                    if (other != home && !used[static_cast<std::size_t>(other)]
+                        && other - options.maxDisplacement > slot - 1)
                         reachable = false;
                 if (!reachable)
                     continue;
@@ -144,8 +147,8 @@ bool orderFitsSram(const ScheduleProblem& problem, const Allocator& allocator, c
     return fits(needs, position, -1, problem.sramBytesPerCore);
 }
 
-LayerOrders generateLayerOrders(const ScheduleProblem& problem, const Allocator& allocator,
-    const PreloadOrderOptions& options, RunControl& control)
+LayerOrders generateLayerOrders(
+    const ScheduleProblem& problem, const Allocator& allocator, const PreloadOrderOptions& options, RunControl& control)
 {
     LayerOrders out;
     const auto& layers = problem.layers;

@@ -83,8 +83,8 @@ namespace {
         for (std::size_t d = 0; d < rotation.size(); ++d)
             for (std::size_t v = 0; v < rotation[d].size(); ++v)
                 if (rotation[d][v] > 1)
-                    text += (text.empty() ? "" : ",") + std::string("d") + std::to_string(d) + ".t"
-                        + std::to_string(v) + "=" + std::to_string(rotation[d][v]);
+                    text += (text.empty() ? "" : ",") + std::string("d") + std::to_string(d) + ".t" + std::to_string(v)
+                        + "=" + std::to_string(rotation[d][v]);
         return text.empty() ? "none" : text;
     }
 
@@ -136,9 +136,9 @@ std::string programText(const Program& program)
                 "local_execute plan %u %s/core spatial %s rotate %s x%lld: compute %.1f shift %.1f reduce %.1f cycles"
                 "  @%.1f-%.1f\n",
                 call.step, call.opName.c_str(), call.step, bytesText(e.distributeBytesPerCore).c_str(),
-                e.distributeCycles, e.executePlan, bytesText(e.executeBytesPerCore).c_str(), listText(e.spatial).c_str(),
-                rotationText(e.rotation).c_str(), static_cast<long long>(e.iterations), e.computeCycles, e.shiftCycles,
-                e.reduceCycles, call.startCycles, call.endCycles);
+                e.distributeCycles, e.executePlan, bytesText(e.executeBytesPerCore).c_str(),
+                listText(e.spatial).c_str(), rotationText(e.rotation).c_str(), static_cast<long long>(e.iterations),
+                e.computeCycles, e.shiftCycles, e.reduceCycles, call.startCycles, call.endCycles);
         }
         text += line;
     }

@@ -24,10 +24,10 @@ std::string programJson(const Program& program)
             const ExecuteCall& e = call.execute;
             c["wait"] = "done_preload(" + std::to_string(call.step) + ")";
             c["distribute_data"] = { { "bytes_per_core", e.distributeBytesPerCore }, { "cycles", e.distributeCycles } };
-            c["local_execute"] = { { "plan", e.executePlan }, { "bytes_per_core", e.executeBytesPerCore },
-                { "spatial", e.spatial }, { "rotation", e.rotation }, { "iterations", e.iterations },
-                { "compute_cycles", e.computeCycles }, { "shift_cycles", e.shiftCycles },
-                { "reduce_cycles", e.reduceCycles } };
+            c["local_execute"]
+                = { { "plan", e.executePlan }, { "bytes_per_core", e.executeBytesPerCore }, { "spatial", e.spatial },
+                      { "rotation", e.rotation }, { "iterations", e.iterations }, { "compute_cycles", e.computeCycles },
+                      { "shift_cycles", e.shiftCycles }, { "reduce_cycles", e.reduceCycles } };
         }
         c["start_cycles"] = call.startCycles;
         c["end_cycles"] = call.endCycles;

@@ -16,7 +16,8 @@ namespace elk::schedule {
 
 /// The five scheduling designs of the paper, in canonical order.
 enum class Design { Basic, Static, ElkDyn, ElkFull, Ideal };
-inline constexpr Design kAllDesigns[] = { Design::Basic, Design::Static, Design::ElkDyn, Design::ElkFull, Design::Ideal };
+inline constexpr Design kAllDesigns[]
+    = { Design::Basic, Design::Static, Design::ElkDyn, Design::ElkFull, Design::Ideal };
 const char* toString(Design design); ///< "basic" "static" "elk-dyn" "elk-full" "ideal"
 std::optional<Design> designFromString(std::string_view text);
 

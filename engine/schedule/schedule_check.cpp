@@ -18,7 +18,10 @@ namespace {
         int step; ///< step whose execution (or wait) the level after this event belongs to; -1 none
     };
 
-    double tolerance(const Schedule& schedule) { return 1e-9 * std::max(1.0, std::abs(schedule.latencyCycles)); }
+    double tolerance(const Schedule& schedule)
+    {
+        return 1e-9 * std::max(1.0, std::abs(schedule.latencyCycles));
+    }
 
     /// Resident bytes over time: an op's preloadBytes from its preload start to its execute start,
     /// its executeBytes while it executes, and step i's reserved bytes from the end of execution i − 1
@@ -49,8 +52,7 @@ namespace {
     }
 
     /// Calls `segment(start, end, bytes, step)` for each maximal piece of constant level.
-    template <typename Segment>
-    void replay(const ScheduleProblem& problem, const Schedule& schedule, Segment segment)
+    template <typename Segment> void replay(const ScheduleProblem& problem, const Schedule& schedule, Segment segment)
     {
         const std::vector<Event> events = residencyEvents(problem, schedule);
         std::int64_t level = 0;
@@ -90,7 +92,8 @@ std::vector<SramViolation> checkSchedule(const ScheduleProblem& problem, const S
     std::vector<SramViolation> out;
     const std::size_t n = problem.steps.size();
     if (schedule.steps.size() != n || schedule.preloadOrder.size() != n) {
-        add(out, 0, 0, "schedule has " + std::to_string(schedule.steps.size()) + " steps and a preload order of "
+        add(out, 0, 0,
+            "schedule has " + std::to_string(schedule.steps.size()) + " steps and a preload order of "
                 + std::to_string(schedule.preloadOrder.size()) + "; the problem has " + std::to_string(n));
         return out;
     }
@@ -113,7 +116,8 @@ std::vector<SramViolation> checkSchedule(const ScheduleProblem& problem, const S
         if (s.preload.startCycles < -eps || s.preload.length() < -eps || s.execute.length() < -eps)
             add(out, step, s.preload.startCycles, "step " + std::to_string(i) + ": negative time or interval");
         if (s.preload.endCycles > s.execute.startCycles + eps)
-            add(out, step, s.preload.endCycles, "step " + std::to_string(i) + ": preload ends after its execution starts");
+            add(out, step, s.preload.endCycles,
+                "step " + std::to_string(i) + ": preload ends after its execution starts");
         if (i > 0 && schedule.steps[i - 1].execute.endCycles > s.execute.startCycles + eps)
             add(out, step, s.execute.startCycles, "step " + std::to_string(i) + ": executions overlap");
     }
@@ -167,7 +171,8 @@ ScheduleMetrics scheduleMetrics(const ScheduleProblem& problem, const Schedule& 
             ++p;
         for (std::size_t q = p; q < preloads.size() && preloads[q].startCycles < s.execute.endCycles; ++q)
             m.overlapCycles += std::max(0.0,
-                std::min(preloads[q].endCycles, s.execute.endCycles) - std::max(preloads[q].startCycles, s.execute.startCycles));
+                std::min(preloads[q].endCycles, s.execute.endCycles)
+                    - std::max(preloads[q].startCycles, s.execute.startCycles));
     }
     m.preloadOnlyCycles = m.preloadCycles - m.overlapCycles;
     m.executeOnlyCycles = m.executeCycles - m.overlapCycles;

@@ -100,7 +100,8 @@ BoundGapRecorder::BoundGapRecorder(const Topology& topology, const TrafficBuilde
             ++stacks;
             continue;
         }
-        const double bytes = separatePlanes ? std::max(preloadBytes[l], executeBytes[l]) : preloadBytes[l] + executeBytes[l];
+        const double bytes
+            = separatePlanes ? std::max(preloadBytes[l], executeBytes[l]) : preloadBytes[l] + executeBytes[l];
         const double cycles = bytes / links[l].bytesPerCycle;
         if (cycles > linkFloor) {
             linkFloor = cycles;
@@ -142,7 +143,8 @@ double BoundGapRecorder::floorUse(const PipeState& pipe, bool preloadPipe, doubl
     case FloorKind::Hbm:
         if (!(m_capacity > 0)) // a chip without HBM stacks: the floor is 0 and every segment a loss
             return 0.0;
-        return preloadPipe && pipe.transferring ? pipe.rate * dt * m_traffic.vector(pipe.vector).hbmBytes / m_capacity : 0.0;
+        return preloadPipe && pipe.transferring ? pipe.rate * dt * m_traffic.vector(pipe.vector).hbmBytes / m_capacity
+                                                : 0.0;
     case FloorKind::Compute:
         return !preloadPipe && pipe.active && !pipe.transferring && pipe.stage == Compute
             ? dt * pipe.fixedSpeed * m_computeWork[std::size_t(pipe.step)]
@@ -154,7 +156,8 @@ double BoundGapRecorder::floorUse(const PipeState& pipe, bool preloadPipe, doubl
         if (bytes < 0) {
             const PhaseVector& v = m_traffic.vector(pipe.vector);
             const auto at = std::lower_bound(v.links.begin(), v.links.end(), std::uint32_t(m_link));
-            bytes = at != v.links.end() && *at == std::uint32_t(m_link) ? v.bytes[std::size_t(at - v.links.begin())] : 0.0;
+            bytes = at != v.links.end() && *at == std::uint32_t(m_link) ? v.bytes[std::size_t(at - v.links.begin())]
+                                                                        : 0.0;
         }
         return pipe.rate * dt * bytes / m_capacity;
     }

@@ -28,8 +28,7 @@ struct PipeState {
 /// being R's utilisation in the segment (≤ 1: the fair sharing never exceeds a capacity), so each
 /// segment's loss dt × (1 − u_R) is ≥ 0 and goes to the one cause its pipes' state names.
 /// Separate planes (ideal design): preload and execute traffic are counted on separate link copies.
-class BoundGapRecorder
-{
+class BoundGapRecorder {
 public:
     BoundGapRecorder(const Topology& topology, const TrafficBuilder& traffic, const schedule::ScheduleProblem& problem,
         const std::vector<StepPlan>& plans, bool separatePlanes);
@@ -37,7 +36,8 @@ public:
     /// [now, now + dt). `preloadsLeft`: a preload call has not started (so, with the preload pipe
     /// idle, it is held back until earlier executions end); `awaitedHeld`: the preload the idle
     /// execute pipe waits for started held back like that.
-    void segment(double now, double dt, const PipeState& pre, const PipeState& exe, bool preloadsLeft, bool awaitedHeld);
+    void segment(
+        double now, double dt, const PipeState& pre, const PipeState& exe, bool preloadsLeft, bool awaitedHeld);
     BoundGap finish() const { return m_gap; }
 
 private:

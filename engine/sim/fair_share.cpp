@@ -86,8 +86,7 @@ FairShareResult FairShare::compute(std::span<const FlowDemand> flows, bool share
                 }
                 const PhaseVector& v = m_traffic.vector(flows[p].vector);
                 for (std::uint32_t l : v.links)
-                    if (links[l].bytesPerCycle - m_frozen[l] - next * m_weight[l]
-                        <= 1e-12 * links[l].bytesPerCycle) {
+                    if (links[l].bytesPerCycle - m_frozen[l] - next * m_weight[l] <= 1e-12 * links[l].bytesPerCycle) {
                         freeze[p] = 1;
                         break;
                     }

@@ -28,8 +28,7 @@ struct FairShareResult {
 /// flows. All unfrozen levels rise together; a phase freezes when it reaches its solo rate or when
 /// a link it uses saturates. Ties: flows in the order given, links ascending. Results are memoised
 /// per (flows, sharing) since layers repeat.
-class FairShare
-{
+class FairShare {
 public:
     FairShare(const Topology& topology, const TrafficBuilder& traffic);
 

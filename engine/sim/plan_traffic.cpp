@@ -8,7 +8,10 @@ namespace elk::sim::detail {
 
 namespace {
 
-    std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+    std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+    {
+        return (a + b - 1) / b;
+    }
 
     bool copiedSource(const model::TensorExpr& expr, std::size_t v)
     {
@@ -17,7 +20,8 @@ namespace {
 
     /// Elements of operand v per core: its axes over the tile (ceil(extent ÷ spatial)), each divided
     /// by the operand's rotation along that dim (`divide`), windows spanning (e0 − 1)·stride + e1.
-    std::int64_t subTensorElements(const model::TensorExpr& expr, const partition::Plan& plan, std::size_t v, bool divide)
+    std::int64_t subTensorElements(
+        const model::TensorExpr& expr, const partition::Plan& plan, std::size_t v, bool divide)
     {
         const auto extentOf = [&](int d) {
             const std::int64_t tile = ceilDiv(expr.dimExtents[std::size_t(d)], plan.spatial[std::size_t(d)]);
@@ -125,8 +129,8 @@ PlanTraffic planTraffic(const partition::PartitionInput& input, const partition:
         outputRotation *= plan.temporal[d][0];
     }
     out.partials = std::max<std::int64_t>(1, replicas / outputRotation);
-    const double outputTileBytes = double(subTensorElements(expr, plan, 0, false))
-        * double(model::bytesPerElement(expr.operands[0].dtype));
+    const double outputTileBytes
+        = double(subTensorElements(expr, plan, 0, false)) * double(model::bytesPerElement(expr.operands[0].dtype));
     out.reduce.bytesPerCore = double(out.operandBytes[0]);
     out.reduce.syncs = 6; // the exchange's two plus four barriers of the reduction (the IPU count, reference §2.5)
     out.reduce.ringSize = 2;
@@ -139,8 +143,8 @@ PlanTraffic planTraffic(const partition::PartitionInput& input, const partition:
     return out;
 }
 
-PhaseTraffic distributeTraffic(const partition::PartitionInput& input, const partition::Plan& cold,
-    const partition::Plan& hot)
+PhaseTraffic distributeTraffic(
+    const partition::PartitionInput& input, const partition::Plan& cold, const partition::Plan& hot)
 {
     const model::TensorExpr& expr = input.expr;
     const std::vector<std::int64_t> coldBytes = operandBytesOf(expr, cold);

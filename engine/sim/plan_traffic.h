@@ -38,7 +38,7 @@ PlanTraffic planTraffic(const partition::PartitionInput& input, const partition:
 
 /// distribute_data from preload layout `cold` to execute layout `hot` (same spatial split): every
 /// HBM operand whose rotation split is finer in `cold` gathers the ratio of cold sub-tensors from peers.
-PhaseTraffic distributeTraffic(const partition::PartitionInput& input, const partition::Plan& cold,
-    const partition::Plan& hot);
+PhaseTraffic distributeTraffic(
+    const partition::PartitionInput& input, const partition::Plan& cold, const partition::Plan& hot);
 
 } // namespace elk::sim::detail

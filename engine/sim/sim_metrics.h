@@ -12,8 +12,7 @@
 namespace elk::sim::detail {
 
 /// Collects what the event loop reports and turns it into SimResult's metrics.
-class MetricsRecorder
-{
+class MetricsRecorder {
 public:
     MetricsRecorder(const Topology& topology, const TrafficBuilder& traffic, const schedule::ScheduleProblem& problem,
         const std::vector<StepPlan>& plans, SimResult& result);

@@ -144,7 +144,8 @@ struct SimResult {
     double overlapCycles = 0; ///< a preload and an execution both in progress
     double preloadOnlyCycles = 0;
     double executeOnlyCycles = 0;
-    double interconnectStallCycles = 0; ///< Σ executeStallCycles (link and SRAM port contention; part of the execute time above)
+    double interconnectStallCycles
+        = 0; ///< Σ executeStallCycles (link and SRAM port contention; part of the execute time above)
 
     BoundGap boundGap;
 

@@ -34,7 +34,11 @@ namespace {
         {
             return { active, transferring(), step, stage, vector, rate, soloRate, fixedSpeed };
         }
-        double timeLeft() const { return fixedLeft > 0 ? fixedLeft / fixedSpeed : (vector >= 0 && fractionLeft > 0 ? fractionLeft / rate : 0.0); }
+        double timeLeft() const
+        {
+            return fixedLeft > 0 ? fixedLeft / fixedSpeed
+                                 : (vector >= 0 && fractionLeft > 0 ? fractionLeft / rate : 0.0);
+        }
         void load(const StageSpec& spec, double extraFixed)
         {
             fixedLeft = spec.fixedCycles + extraFixed;
@@ -49,8 +53,8 @@ namespace {
     /// A compute phase never slows below this share of its solo speed (the port always serves it some).
     constexpr double kMinComputeSpeed = 0.05;
 
-    std::string checkInputs(const chip::ChipSpec& chip, const schedule::ScheduleProblem& problem,
-        const schedule::Program& program)
+    std::string checkInputs(
+        const chip::ChipSpec& chip, const schedule::ScheduleProblem& problem, const schedule::Program& program)
     {
         const int n = static_cast<int>(problem.steps.size());
         std::vector<int> executes(static_cast<std::size_t>(n), 0), preloads(static_cast<std::size_t>(n), 0);
@@ -62,7 +66,8 @@ namespace {
             auto& count = call.kind == schedule::CallKind::Execute ? executes : preloads;
             if (++count[static_cast<std::size_t>(call.step)] > 1)
                 return "program call " + std::to_string(k) + " repeats a call of step " + std::to_string(call.step);
-            if (call.kind == schedule::CallKind::Execute && call.step > 0 && !executes[static_cast<std::size_t>(call.step - 1)])
+            if (call.kind == schedule::CallKind::Execute && call.step > 0
+                && !executes[static_cast<std::size_t>(call.step - 1)])
                 return "program call " + std::to_string(k) + " executes step " + std::to_string(call.step)
                     + " before step " + std::to_string(call.step - 1);
         }
@@ -153,7 +158,8 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
 
     const auto startStage = [&](Slot& slot) {
         // Skip empty stages; a finished execution frees the slot.
-        while (slot.stage < detail::StageCount && plans[static_cast<std::size_t>(slot.step)].stages[slot.stage].empty()) {
+        while (
+            slot.stage < detail::StageCount && plans[static_cast<std::size_t>(slot.step)].stages[slot.stage].empty()) {
             auto& trace = result.steps[static_cast<std::size_t>(slot.step)];
             schedule::Interval* intervals[] = { &trace.warmup, &trace.compute, &trace.shift, &trace.reduce };
             *intervals[slot.stage] = { now, now };
@@ -187,8 +193,7 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
         // Start what may start now (zero-length calls complete on the spot).
         for (bool progress = true; progress;) {
             progress = false;
-            if (!pre.active && nextPreload < preloadSteps.size()
-                && executesDone >= executesBefore[nextPreload]) {
+            if (!pre.active && nextPreload < preloadSteps.size() && executesDone >= executesBefore[nextPreload]) {
                 const int step = preloadSteps[nextPreload++];
                 const detail::StepPlan& plan = plans[static_cast<std::size_t>(step)];
                 StepTrace& trace = result.steps[static_cast<std::size_t>(step)];
@@ -204,9 +209,12 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
                 pre.active = true;
                 pre.step = step;
                 const bool idle = now > lastPreloadEnd + 1e-9 * std::max(1.0, now);
-                preloadHeld[static_cast<std::size_t>(step)] = now > std::max(lastPreloadEnd, 0.0) + 1e-9 * std::max(1.0, now);
+                preloadHeld[static_cast<std::size_t>(step)]
+                    = now > std::max(lastPreloadEnd, 0.0) + 1e-9 * std::max(1.0, now);
                 const double latency = idle ? hbmLatency
-                        + (topology.mesh() ? traffic.vector(plan.preload.vector).maxHops * double(chip.interconnect.hopLatencyCycles) : 0.0)
+                        + (topology.mesh() ? traffic.vector(plan.preload.vector).maxHops
+                                    * double(chip.interconnect.hopLatencyCycles)
+                                           : 0.0)
                                             : 0.0;
                 pre.load(plan.preload, latency);
                 pre.startCycles = now;
@@ -307,8 +315,8 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
             if (slot == &pre) {
                 StepTrace& trace = result.steps[static_cast<std::size_t>(pre.step)];
                 trace.preload.endCycles = end;
-                trace.preloadStallCycles
-                    = std::max(0.0, trace.preload.length() - plans[static_cast<std::size_t>(pre.step)].preload.soloCycles());
+                trace.preloadStallCycles = std::max(
+                    0.0, trace.preload.length() - plans[static_cast<std::size_t>(pre.step)].preload.soloCycles());
                 preloadDone[static_cast<std::size_t>(pre.step)] = 1;
                 pre.active = false;
                 lastPreloadEnd = end;

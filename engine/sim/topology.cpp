@@ -30,11 +30,16 @@ namespace {
 const char* toString(LinkKind kind)
 {
     switch (kind) {
-    case LinkKind::CoreIngress: return "core-ingress";
-    case LinkKind::CoreEgress: return "core-egress";
-    case LinkKind::MeshLink: return "mesh";
-    case LinkKind::HbmStack: return "hbm";
-    case LinkKind::InterChip: return "inter-chip";
+    case LinkKind::CoreIngress:
+        return "core-ingress";
+    case LinkKind::CoreEgress:
+        return "core-egress";
+    case LinkKind::MeshLink:
+        return "mesh";
+    case LinkKind::HbmStack:
+        return "hbm";
+    case LinkKind::InterChip:
+        return "inter-chip";
     }
     return "?";
 }
@@ -133,7 +138,8 @@ Topology::Topology(const chip::ChipSpec& chip)
             m_stackColumn[static_cast<std::size_t>(s)] = side == 0 ? 0 : m_width - 1;
             break;
         }
-        case chip::ControllerPlacement::AllEdges: break; // below
+        case chip::ControllerPlacement::AllEdges:
+            break; // below
         case chip::ControllerPlacement::Explicit:
             routers.push_back(chip.hbm.controllerCoreIds[static_cast<std::size_t>(s)]);
             break;

@@ -24,8 +24,7 @@ namespace elk::sim {
 /// Link order (stable, part of the results): all-to-all, per core: ingress, egress; mesh, per chip,
 /// router (row-major), direction E W N S (only links with a neighbour on the chip); then HBM stacks
 /// (chip-major); then inter-chip links c→c+1, c+1→c.
-class Topology
-{
+class Topology {
 public:
     explicit Topology(const chip::ChipSpec& chip);
 
@@ -40,7 +39,10 @@ public:
     int ingress(int core) const { return 2 * core; } ///< all-to-all only
     int egress(int core) const { return 2 * core + 1; } ///< all-to-all only
     /// Routers (local ids) a stack's controller injects into (mesh; one entry for all-to-all).
-    const std::vector<int>& controllerRouters(int stack) const { return m_controllers[static_cast<std::size_t>(stack)]; }
+    const std::vector<int>& controllerRouters(int stack) const
+    {
+        return m_controllers[static_cast<std::size_t>(stack)];
+    }
     /// The router of `stack`'s controller nearest to global core `core` (same chip; ties: first listed).
     int nearestController(int stack, int core) const;
     /// Where `stack`'s data for global core `core` enters the mesh (local router id): with edge
@@ -60,7 +62,10 @@ private:
     {
         return m_meshIds[static_cast<std::size_t>(((chip * m_height + y) * m_width + x) * 4 + dir)];
     }
-    int interChipLink(int fromChip, bool east) const { return m_interBase + 2 * (east ? fromChip : fromChip - 1) + (east ? 0 : 1); }
+    int interChipLink(int fromChip, bool east) const
+    {
+        return m_interBase + 2 * (east ? fromChip : fromChip - 1) + (east ? 0 : 1);
+    }
 
     std::vector<LinkInfo> m_links;
     std::vector<int> m_meshIds; ///< [chip][y][x][dir] → link id or -1

@@ -61,7 +61,8 @@ const TrafficBuilder::Pattern& TrafficBuilder::preloadPattern()
         const int chipBase = core / m_topology.coresPerChip() * m_topology.coresPerChip();
         for (int s = 0; s < stacks; ++s) {
             m_route.clear();
-            maxHops = std::max(maxHops, m_topology.route(chipBase + m_topology.injectionRouter(s, core), core, m_route));
+            maxHops
+                = std::max(maxHops, m_topology.route(chipBase + m_topology.injectionRouter(s, core), core, m_route));
             for (int l : m_route)
                 dense[static_cast<std::size_t>(l)] += 1.0 / stacks;
         }
@@ -101,8 +102,8 @@ int TrafficBuilder::preload(std::int64_t hbmBytes, std::int64_t bytesPerCore)
     const int stacks = m_topology.chips() * m_topology.stacksPerChip();
     for (int c = 0; c < m_topology.chips(); ++c)
         for (int s = 0; s < m_topology.stacksPerChip(); ++s)
-            entries.emplace_back(static_cast<std::uint32_t>(m_topology.hbmLink(c, s)),
-                static_cast<double>(hbmBytes) / stacks);
+            entries.emplace_back(
+                static_cast<std::uint32_t>(m_topology.hbmLink(c, s)), static_cast<double>(hbmBytes) / stacks);
     std::sort(entries.begin(), entries.end());
     PhaseVector vector;
     vector.maxHops = pattern.maxHops;

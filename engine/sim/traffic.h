@@ -34,8 +34,7 @@ struct PhaseVector {
 ///   consecutive core ids (ring r = cores [r·R, (r+1)·R), each core sends its bytes to the next one,
 ///   the last to the first); rotation and warm-up use the largest rotation (or layout) factor as R,
 ///   reduction pairs cores (R = 2).
-class TrafficBuilder
-{
+class TrafficBuilder {
 public:
     explicit TrafficBuilder(const Topology& topology);
 

@@ -102,7 +102,8 @@ MergeReport ResultStore::mergeFrom(const std::string& sourcePath)
             "INSERT OR IGNORE INTO main.partitions SELECT * FROM src.partitions" },
         { "hlo_regions", "StableHLO region",
             "SELECT s.region_hash FROM src.hlo_regions s JOIN main.hlo_regions m USING (hardware_hash, estimator, "
-            "estimator_version, region_hash, engine_version) WHERE s.seconds != m.seconds OR s.breakdown != m.breakdown "
+            "estimator_version, region_hash, engine_version) WHERE s.seconds != m.seconds OR s.breakdown != "
+            "m.breakdown "
             "LIMIT 1",
             "INSERT OR IGNORE INTO main.hlo_regions SELECT * FROM src.hlo_regions" },
         { "parity_runs", "parity run",
@@ -188,7 +189,8 @@ CacheStats ResultStore::stats()
             "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(length(payload)), 0), "
             "coalesce(min(created_utc), '') FROM partitions" },
         { "StableHLO regions", "hlo_regions",
-            "SELECT count(*), coalesce(sum(length(breakdown)), 0), coalesce(max(length(breakdown)), 0), '' FROM hlo_regions" },
+            "SELECT count(*), coalesce(sum(length(breakdown)), 0), coalesce(max(length(breakdown)), 0), '' FROM "
+            "hlo_regions" },
         { "parity runs", "parity_runs",
             "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(length(payload)), 0), "
             "coalesce(min(created_utc), '') FROM parity_runs" },
@@ -203,7 +205,8 @@ CacheStats ResultStore::stats()
         detail::Statement statement(m_db, query.sql);
         if (statement.step() != SQLITE_ROW)
             continue;
-        stats.kinds.push_back({ query.name, statement.integer(0), statement.integer(1), statement.integer(2), statement.text(3) });
+        stats.kinds.push_back(
+            { query.name, statement.integer(0), statement.integer(1), statement.integer(2), statement.text(3) });
     }
     return stats;
 }

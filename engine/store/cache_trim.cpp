@@ -114,8 +114,8 @@ ORDER BY 1, 2, 4, 5, 6, 7)sql";
         const char* sql = row.kind == "partition" ? "DELETE FROM partitions WHERE partition_key = ?1"
             : row.kind == "summary"               ? "DELETE FROM runs WHERE spec_hash = ?1"
             : row.kind == "parity"                ? "DELETE FROM parity_runs WHERE key_hash = ?1"
-                                                  : "DELETE FROM hlo_regions WHERE hardware_hash = ?1 AND estimator = ?2 "
-                                                    "AND estimator_version = ?3 AND region_hash = ?4";
+                                   : "DELETE FROM hlo_regions WHERE hardware_hash = ?1 AND estimator = ?2 "
+                                     "AND estimator_version = ?3 AND region_hash = ?4";
         detail::Statement remove(db, sql);
         const int parts = row.kind == "region" ? 4 : 1;
         for (int p = 0; p < parts; ++p)

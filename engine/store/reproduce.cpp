@@ -66,7 +66,8 @@ namespace {
                 result.error = joinedFieldErrors(spec.errors);
             } else {
                 StopOnlyControl quiet(control);
-                ParityPointOutcome outcome = runParityCached(spec.spec, parityOptionsOf(points[p], options), store, quiet);
+                ParityPointOutcome outcome
+                    = runParityCached(spec.spec, parityOptionsOf(points[p], options), store, quiet);
                 result.designs = std::move(outcome.designs);
                 result.error = std::move(outcome.error);
                 result.fromCache = outcome.fromCache;
@@ -103,8 +104,8 @@ ReproduceRun reproducePoints(const std::vector<run::PaperPoint>& points, const R
         std::vector<run::RunSpecResult> specs;
         for (const run::PaperPoint& point : unique)
             specs.push_back(run::resolveRunSpec(run::equalTermsRequest(point)));
-        runPoints(specs, store, control, options.threads, false, "reproduce",
-            [&](std::size_t p, PointOutcome&& outcome) {
+        runPoints(
+            specs, store, control, options.threads, false, "reproduce", [&](std::size_t p, PointOutcome&& outcome) {
                 run::PaperPointResult& result = distinct.points[p];
                 result.point = unique[p];
                 result.error = std::move(outcome.error);

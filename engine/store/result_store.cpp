@@ -17,8 +17,8 @@
 #include <ctime>
 #include <filesystem>
 #include <limits>
-#include <thread>
 #include <stdexcept>
+#include <thread>
 
 #include <cerrno>
 #include <cstring>
@@ -453,7 +453,8 @@ OpenResult ResultStore::openExisting(const std::string& path)
     const Inspection seen = inspect(db);
     std::string error;
     if (seen.state != FileState::Ours) {
-        result.error = path + " " + (seen.state == FileState::Fresh ? std::string("is empty, not a result cache") : seen.detail);
+        result.error
+            = path + " " + (seen.state == FileState::Fresh ? std::string("is empty, not a result cache") : seen.detail);
     } else if (!configure(db, false, error)) {
         result.error = "cannot use the result cache " + path + ": " + error + unwritableHint(path);
     } else {
@@ -759,12 +760,14 @@ bool ResultStore::writeTransaction(const char* table, const std::function<int(sq
         const bool fileSizeLimited = getrlimit(RLIMIT_FSIZE, &sizeLimit) == 0 && sizeLimit.rlim_cur != RLIM_INFINITY;
         if ((rc & 0xff) == SQLITE_READONLY || systemErrno == EACCES || systemErrno == EROFS)
             hint += "; the cache file or its folder is read-only: make it writable, or point ELK_CACHE_DIR elsewhere";
-        else if (fileSizeLimited && (extended == SQLITE_IOERR_WRITE || systemErrno == EFBIG || (rc & 0xff) == SQLITE_FULL))
+        else if (fileSizeLimited
+            && (extended == SQLITE_IOERR_WRITE || systemErrno == EFBIG || (rc & 0xff) == SQLITE_FULL))
             hint += "; the process's file-size limit (ulimit -f: " + std::to_string(sizeLimit.rlim_cur / 1024)
                 + " KiB) was reached: raise it, or point ELK_CACHE_DIR at a smaller cache";
         else if ((rc & 0xff) == SQLITE_FULL || systemErrno == ENOSPC || extended == SQLITE_IOERR_WRITE)
             hint += "; the disk may be full: free space, or point ELK_CACHE_DIR elsewhere";
-        setError(error, "cannot write to the result cache " + m_path + ": " + errorText(m_db, rc) + hint
+        setError(error,
+            "cannot write to the result cache " + m_path + ": " + errorText(m_db, rc) + hint
                 + " (nothing of this write was kept)");
         exec(m_db, "ROLLBACK");
         return false;

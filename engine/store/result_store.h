@@ -105,8 +105,7 @@ struct CachedRegion {
 /// WAL mode, a schema version (PRAGMA user_version) and an application id; every write is one
 /// transaction, so a process killed mid-write leaves no partial rows. Thread-safe (one connection,
 /// a mutex); two processes may share the file (busy timeout).
-class ResultStore
-{
+class ResultStore {
 public:
     static constexpr int kSchemaVersion = 1;
 
@@ -131,8 +130,8 @@ public:
     std::optional<std::vector<partition::OpPlans>> loadPartitions(const std::string& partitionKey);
     /// Returns false (and sets *error) when the write failed; the cache stays consistent.
     /// Stores the plans as of a compile that split no operator (use savePartitionTables otherwise).
-    bool savePartitions(const std::string& partitionKey, const std::vector<partition::OpPlans>& plans,
-        std::string* error = nullptr);
+    bool savePartitions(
+        const std::string& partitionKey, const std::vector<partition::OpPlans>& plans, std::string* error = nullptr);
     /// The same with how oversized operators were split (what compileModel needs to rebuild a model).
     std::optional<run::PartitionTables> loadPartitionTables(const std::string& partitionKey);
     bool savePartitionTables(
@@ -242,7 +241,6 @@ run::CompileResult compileCached(
 /// are stored. `store` may be null (no cache). `reuse`: an already compiled model, used when its
 /// partitionKey matches. `withDetail` false: sweeps, which need only latencies (smaller rows).
 run::RunResult runCached(const run::RunSpec& spec, ResultStore* store, RunControl& control, int threads,
-    std::shared_ptr<const run::CompiledModel> reuse = nullptr, bool withDetail = true,
-    CacheOutcome* outcome = nullptr);
+    std::shared_ptr<const run::CompiledModel> reuse = nullptr, bool withDetail = true, CacheOutcome* outcome = nullptr);
 
 } // namespace elk::store

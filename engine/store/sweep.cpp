@@ -4,12 +4,12 @@
 // share partition tables share one compiled model, so a bandwidth sweep searches once.
 #include "engine/run/sweep.h"
 
+#include "engine/core/sha256.h"
 #include "engine/run/run_compile.h"
-#include "engine/store/result_store.h"
 #include "engine/store/parity_cache.h"
+#include "engine/store/result_store.h"
 #include "engine/store/run_points.h"
 #include "engine/store/sweep_recorded.h"
-#include "engine/core/sha256.h"
 
 #include <algorithm>
 #include <atomic>
@@ -213,8 +213,9 @@ namespace {
     }
 
     /// The points in artifact parity, side by side (each parity run on one thread).
-    void runParityPoints(const std::vector<RunSpecResult>& specs, const ParityOptions& parity, store::ResultStore* store,
-        RunControl& control, int threads, const std::function<void(std::size_t, store::PointOutcome&&)>& finish)
+    void runParityPoints(const std::vector<RunSpecResult>& specs, const ParityOptions& parity,
+        store::ResultStore* store, RunControl& control, int threads,
+        const std::function<void(std::size_t, store::PointOutcome&&)>& finish)
     {
         ParityOptions onePoint = parity;
         onePoint.threads = 1;
@@ -428,7 +429,8 @@ std::optional<SweepShard> parseSweepShard(std::string_view text, std::string& er
         const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
         return !part.empty() && ec == std::errc() && end == part.data() + part.size();
     };
-    if (slash == std::string_view::npos || !parse(text.substr(0, slash), index) || !parse(text.substr(slash + 1), count)) {
+    if (slash == std::string_view::npos || !parse(text.substr(0, slash), index)
+        || !parse(text.substr(slash + 1), count)) {
         error = "--shard " + std::string(text) + ": expected K/N (e.g. 0/3: the first of three shards)";
         return std::nullopt;
     }

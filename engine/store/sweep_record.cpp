@@ -7,7 +7,6 @@
 #include "engine/store/result_store.h"
 #include "engine/store/sqlite_statement.h"
 
-
 namespace elk::store {
 
 bool ResultStore::saveSweep(const std::string& definitionJson, const std::string& title, std::int64_t gridPoints,

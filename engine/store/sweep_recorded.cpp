@@ -77,8 +77,8 @@ void recordSweep(ResultStore& store, const run::RunSpec& base, const run::SweepR
         const std::string key = failed || p >= pointKeys.size() ? std::string() : pointKeys[p];
         points.push_back({ std::int64_t(p), !parityBaseKey.empty(), key, point.error });
     }
-    store.saveSweep(definition.dump(), titleOf(base, result, !parityBaseKey.empty()), std::int64_t(result.points.size()),
-        points);
+    store.saveSweep(
+        definition.dump(), titleOf(base, result, !parityBaseKey.empty()), std::int64_t(result.points.size()), points);
 }
 
 std::optional<RecordedSweep> openRecordedSweep(ResultStore& store, const std::string& hashOrPrefix, std::string& error)

@@ -47,8 +47,7 @@ QByteArray readAll(const QString& path)
 
 } // namespace
 
-class TestAppFaults : public QObject
-{
+class TestAppFaults : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
@@ -85,15 +84,19 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QByteArray>("bytes");
-        QTest::addRow("garbage .onnx") << u"garbage.onnx"_s << QByteArray("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01not onnx", 19);
+        QTest::addRow("garbage .onnx") << u"garbage.onnx"_s
+                                       << QByteArray("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01not onnx", 19);
         QTest::addRow("empty .onnx") << u"empty.onnx"_s << QByteArray();
         QTest::addRow("truncated .onnx")
-            << u"truncated.onnx"_s << readAll(QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-decode.onnx")).left(40000);
+            << u"truncated.onnx"_s
+            << readAll(QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-decode.onnx")).left(40000);
         QTest::addRow("einstein_v2 syntax error")
             << u"broken_syntax.json"_s << readAll(QStringLiteral(ELK_TEST_DATA_DIR "/einstein/broken_syntax.json"));
         QTest::addRow("einstein_v2 unknown input")
-            << u"broken_unknown_input.json"_s << readAll(QStringLiteral(ELK_TEST_DATA_DIR "/einstein/broken_unknown_input.json"));
-        QTest::addRow("elk.graph of another schema") << u"other.elk.json"_s << QByteArray(R"({"schema": "elk.graph/9"})");
+            << u"broken_unknown_input.json"_s
+            << readAll(QStringLiteral(ELK_TEST_DATA_DIR "/einstein/broken_unknown_input.json"));
+        QTest::addRow("elk.graph of another schema")
+            << u"other.elk.json"_s << QByteArray(R"({"schema": "elk.graph/9"})");
         QTest::addRow("binary .json") << u"binary.json"_s << QByteArray("\x00\x01\x02\x03\xfe\xff", 6);
         QTest::addRow("unknown extension") << u"model.txt"_s << QByteArray("hello");
     }
@@ -127,7 +130,8 @@ private slots:
         QTest::addRow("not JSON") << u"chip.json"_s << QByteArray("{ \"name\": \"x\",\n  oops }") << u"line 2"_s;
         QTest::addRow("empty") << u"empty-chip.json"_s << QByteArray() << u"line 1"_s;
         QTest::addRow("wrong type") << u"typed-chip.json"_s << QByteArray(R"({"name": 5})") << u"/name"_s;
-        QTest::addRow("duplicate key") << u"twice-chip.json"_s << QByteArray(R"({"name": "a", "name": "b"})") << u"name"_s;
+        QTest::addRow("duplicate key") << u"twice-chip.json"_s << QByteArray(R"({"name": "a", "name": "b"})")
+                                       << u"name"_s;
     }
 
     void malformedChipKeepsTheOpenChip()
@@ -180,13 +184,15 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(page->runs() && !page->job()->isRunning(), kTimeoutMs);
         const auto good = page->runs();
         QVERIFY(good->ok());
-        const QString bad = write(u"broken.mlir"_s, "module {\n  func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-                                                    "    %0 = stablehlo.add %a, %a : tensor<4x\n  }\n}\n");
+        const QString bad = write(u"broken.mlir"_s,
+            "module {\n  func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "    %0 = stablehlo.add %a, %a : tensor<4x\n  }\n}\n");
         window.openHloModule(bad, true);
         QTRY_VERIFY_WITH_TIMEOUT(!page->errorText().isEmpty() && !page->job()->isRunning(), kTimeoutMs);
         qInfo("%s", qPrintable(page->errorText()));
         // The type left open on line 3 is found incomplete where line 4 starts.
-        QVERIFY2(page->errorText().contains(u"broken.mlir:4:3: expected element type"_s), qPrintable(page->errorText()));
+        QVERIFY2(
+            page->errorText().contains(u"broken.mlir:4:3: expected element type"_s), qPrintable(page->errorText()));
         QCOMPARE(page->runs(), good);
         QVERIFY(page->runButton()->isEnabled());
     }

@@ -101,17 +101,21 @@ private slots:
         writeFile(u"tiny-einstein.json"_s,
             "[[1, \" - einstein_v2(\\\" output0[N0, N2] +=! input0[N0, N1] * input1[N1, N2] \\\", "
             "input_dict={ \\\"input0\\\" : {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [99, 64]}, "
-            "\\\"input1\\\": {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [64, 32]} })\", \"Dot\", [[100, 0], [101, 0]]],\n"
+            "\\\"input1\\\": {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [64, 32]} })\", \"Dot\", [[100, 0], [101, "
+            "0]]],\n"
             " [2, \" - einstein_v2(\\\" output0[N0, N1] = input0[N0, N1].call(`exp`) \\\", "
-            "input_dict={ \\\"input0\\\" : {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [99, 32]} })\", \"Exp\", [[1, 0]]],\n"
+            "input_dict={ \\\"input0\\\" : {\\\"dtype\\\": \\\"float16\\\", \\\"shape\\\": [99, 32]} })\", \"Exp\", "
+            "[[1, 0]]],\n"
             " [3, \"\", \"Result\", [[2, 0]]]]\n");
         writeFile(u"bad-einstein.json"_s, "[[1, \"bad\", \"Dot\", [[100, 0]]]]");
         // fit-cost: unary cycles = 0.5 · elements + 200, and one matmul shape per line.
         QByteArray samples = "kind,extents,dtype,cycles\n";
         for (int elements = 100; elements <= 2000; elements += 100)
-            samples += "unary," + QByteArray::number(elements) + ",f16," + QByteArray::number(0.5 * elements + 200) + "\n";
+            samples
+                += "unary," + QByteArray::number(elements) + ",f16," + QByteArray::number(0.5 * elements + 200) + "\n";
         for (int m : { 8, 16, 32, 64, 128, 256 })
-            samples += "matmul,1x" + QByteArray::number(m) + "x64x64,f16," + QByteArray::number(m * 64 * 64 / 100 + 300) + "\n";
+            samples += "matmul,1x" + QByteArray::number(m) + "x64x64,f16," + QByteArray::number(m * 64 * 64 / 100 + 300)
+                + "\n";
         writeFile(u"samples.csv"_s, samples);
         writeFile(u"bad-samples.csv"_s, "kind,extents,dtype,cycles\nunary,100,f16,250\nunary,200,f16,fast\n");
     }
@@ -227,14 +231,13 @@ private slots:
         const QString defaultWorkspace = QStringLiteral(ELK_SOURCE_DIR "/resources/workspaces/default.json");
         QTest::addRow("workspace: the bundled default")
             << QStringList { u"workspace"_s, defaultWorkspace } << 0 << u"18 ops, 12 distinct expressions"_s;
-        QTest::addRow("workspace: default chip") << QStringList { u"workspace"_s, defaultWorkspace } << 0
-                                                 << u"Chip: ipu-pod4-hbm: 4 × 1472 cores"_s;
+        QTest::addRow("workspace: default chip")
+            << QStringList { u"workspace"_s, defaultWorkspace } << 0 << u"Chip: ipu-pod4-hbm: 4 × 1472 cores"_s;
         const QString defaultElkproj = QStringLiteral(ELK_SOURCE_DIR "/resources/workspaces/default.elkproj");
         QTest::addRow("workspace: the bundled default, v2")
             << QStringList { u"workspace"_s, defaultElkproj } << 0 << u"18 ops, 12 distinct expressions"_s;
-        QTest::addRow("workspace: v2 with a bundled model")
-            << QStringList { u"workspace"_s, u"ws-bundled.elkproj"_s } << 0
-            << u"Model: bundled:llama2-13b\n  name: llama2-13b"_s;
+        QTest::addRow("workspace: v2 with a bundled model") << QStringList { u"workspace"_s, u"ws-bundled.elkproj"_s }
+                                                            << 0 << u"Model: bundled:llama2-13b\n  name: llama2-13b"_s;
         QTest::addRow("workspace: v2 binds the run to the model")
             << QStringList { u"workspace"_s, u"ws-bundled.elkproj"_s } << 0
             << u"Compare against: ipu-pod4-hbm\nRun: decode, batch 2, seq 1, KV length 64"_s;
@@ -253,10 +256,10 @@ private slots:
         const QStringList inspect { u"inspect"_s };
         QTest::addRow("inspect: sample op count")
             << inspect + QStringList { sample } << 0 << u"ops: 18 (12 distinct expressions)"_s;
-        QTest::addRow("inspect: sample op kinds") << inspect + QStringList { sample } << 0
-                                                  << u"op kinds: unary 1 elementwise 3 matmul 9 slice 2 softmax 1"_s;
-        QTest::addRow("inspect: sample is one layer") << inspect + QStringList { sample } << 0
-                                                      << u"layers: 1 × 18 ops (prefix 0, suffix 0)"_s;
+        QTest::addRow("inspect: sample op kinds")
+            << inspect + QStringList { sample } << 0 << u"op kinds: unary 1 elementwise 3 matmul 9 slice 2 softmax 1"_s;
+        QTest::addRow("inspect: sample is one layer")
+            << inspect + QStringList { sample } << 0 << u"layers: 1 × 18 ops (prefix 0, suffix 0)"_s;
         QTest::addRow("inspect: sample weights")
             << inspect + QStringList { sample } << 0 << u"weight bytes: 634,408,960 (634.4 MB)"_s;
         QTest::addRow("inspect: sample KV") << inspect + QStringList { sample } << 0
@@ -270,8 +273,8 @@ private slots:
             << inspect + QStringList { u"absent.elk.json"_s } << 2 << u"absent.elk.json: cannot read: no such file"_s;
         QTest::addRow("inspect: a directory")
             << inspect + QStringList { u"folder.json"_s } << 2 << u"folder.json: cannot read: is a directory"_s;
-        QTest::addRow("inspect: unknown bundled name") << inspect + QStringList { u"llama9"_s } << 2
-                                                       << u"'llama9' is neither a file nor a bundled model (llama2-13b"_s;
+        QTest::addRow("inspect: unknown bundled name") << inspect
+                + QStringList { u"llama9"_s } << 2 << u"'llama9' is neither a file nor a bundled model (llama2-13b"_s;
         QTest::addRow("inspect: broken model names line")
             << inspect + QStringList { u"broken.elk.json"_s } << 2 << u"broken.elk.json: line "_s;
         QTest::addRow("inspect: unknown format")
@@ -282,8 +285,9 @@ private slots:
                                                      << u"elk inspect: --batch: 'x' is not an integer"_s;
         QTest::addRow("inspect: batch 0")
             << inspect + QStringList { sample, u"--batch"_s, u"0"_s } << 2 << u"--batch: 0 is out of range 1.."_s;
-        QTest::addRow("inspect: unknown phase") << inspect + QStringList { u"llama2-13b"_s, u"--phase"_s, u"sideways"_s }
-                                                << 2 << u"--phase: 'sideways' is not decode, prefill or train"_s;
+        QTest::addRow("inspect: unknown phase")
+            << inspect + QStringList { u"llama2-13b"_s, u"--phase"_s, u"sideways"_s } << 2
+            << u"--phase: 'sideways' is not decode, prefill or train"_s;
         QTest::addRow("inspect: train with a KV cache")
             << inspect + QStringList { u"llama2-13b"_s, u"--phase"_s, u"train"_s, u"--kv"_s, u"8"_s } << 2
             << u"--kv: a training step has no KV cache"_s;
@@ -291,15 +295,15 @@ private slots:
             << inspect + QStringList { u"tiny-einstein.json"_s, u"--batch"_s, u"4"_s } << 0
             << u"op kinds: unary 1 matmul 1\n"_s;
         QTest::addRow("inspect: einstein_v2 batch bound") // 2 · 4 · 32 · 64 + 4 · 32
-            << inspect + QStringList { u"tiny-einstein.json"_s, u"--batch"_s, u"4"_s } << 0
-            << u"FLOPs/step: 16,512 "_s;
+            << inspect + QStringList { u"tiny-einstein.json"_s, u"--batch"_s, u"4"_s } << 0 << u"FLOPs/step: 16,512 "_s;
         QTest::addRow("inspect: einstein_v2 bad kernel names the node")
             << inspect + QStringList { u"bad-einstein.json"_s } << 2 << u"bad-einstein.json: node 1 (Dot)"_s;
         QTest::addRow("inspect: einstein_v2 cannot train")
             << inspect + QStringList { u"tiny-einstein.json"_s, u"--phase"_s, u"train"_s } << 2
             << u"a training step needs a bundled model"_s;
         // The issue's example; hand calculation in tst_graph_analysis (bundledLlama2_13bDecode).
-        const QStringList llama13 = inspect + QStringList { u"llama2-13b"_s, u"--batch"_s, u"32"_s, u"--seq"_s, u"2048"_s };
+        const QStringList llama13
+            = inspect + QStringList { u"llama2-13b"_s, u"--batch"_s, u"32"_s, u"--seq"_s, u"2048"_s };
         QTest::addRow("inspect: llama2-13b layers") << llama13 << 0 << u"layers: 40 × "_s;
         QTest::addRow("inspect: llama2-13b params") << llama13 << 0 << u"params: 13,015,864,320 (13.02 G)\n"_s;
         QTest::addRow("inspect: llama2-13b weights") << llama13 << 0 << u"weight bytes: 26,031,728,640 (26.03 GB)"_s;
@@ -308,20 +312,21 @@ private slots:
             << llama13 << 0 << u"decode, batch 32, 1 new token over a KV cache of 2048"_s;
         // A model without KV-cache inputs (a convolution from Debian's libonnx-testdata) is one
         // inference pass, not a decode step over a KV cache.
-        QTest::addRow("inspect: a CNN is one inference pass")
-            << inspect + QStringList { u"/usr/share/libonnx-testdata/data/node/test_conv_with_autopad_same/model.onnx"_s }
-            << 0 << u"model.onnx, one inference pass, batch 1)"_s;
-        QTest::addRow("inspect: --dim needs NAME=SIZE") << inspect + QStringList { u"llama2-13b"_s, u"--dim"_s, u"batch"_s }
-                                                       << 2 << u"--dim: 'batch' is not NAME=SIZE"_s;
+        QTest::addRow("inspect: a CNN is one inference pass") << inspect
+                + QStringList { u"/usr/share/libonnx-testdata/data/node/test_conv_with_autopad_same/model.onnx"_s }
+                                                              << 0 << u"model.onnx, one inference pass, batch 1)"_s;
+        QTest::addRow("inspect: --dim needs NAME=SIZE")
+            << inspect + QStringList { u"llama2-13b"_s, u"--dim"_s, u"batch"_s } << 2
+            << u"--dim: 'batch' is not NAME=SIZE"_s;
         QTest::addRow("inspect: --input-shape needs sizes")
             << inspect + QStringList { u"llama2-13b"_s, u"--input-shape"_s, u"x=1,a"_s } << 2
             << u"--input-shape: 'x=1,a' is not INPUT=d0,d1,..."_s;
         QTest::addRow("inspect: --kv overrides --seq in decode")
             << llama13 + QStringList { u"--kv"_s, u"4096"_s } << 0 << u"over a KV cache of 4096"_s;
-        QTest::addRow("inspect: bundled ONNX file")
-            << inspect + QStringList { QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-decode.onnx"),
-                   u"--batch"_s, u"32"_s, u"--seq"_s, u"2048"_s }
-            << 0 << u"weight bytes: 26,031,728,640 (26.03 GB)"_s;
+        QTest::addRow("inspect: bundled ONNX file") << inspect
+                + QStringList { QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-decode.onnx"), u"--batch"_s,
+                      u"32"_s, u"--seq"_s, u"2048"_s }
+                                                    << 0 << u"weight bytes: 26,031,728,640 (26.03 GB)"_s;
         QTest::addRow("inspect: dit-xl patch tokens")
             << inspect + QStringList { u"dit-xl"_s, u"--phase"_s, u"prefill"_s } << 0 << u"256 patch tokens"_s;
         // Adam's fp32 moments m and v of every trained weight (DiT's sin-cos position table is fixed):
@@ -340,7 +345,8 @@ private slots:
         QTest::addRow("inspect: ONNX garbage names the file")
             << inspect + QStringList { u"tiny.onnx"_s } << 2 << u"tiny.onnx: "_s;
         const QStringList fitCost { u"fit-cost"_s };
-        QTest::addRow("help lists fit-cost") << QStringList { u"help"_s } << 0 << u"fit-cost SAMPLES.csv --out MODEL.json"_s;
+        QTest::addRow("help lists fit-cost")
+            << QStringList { u"help"_s } << 0 << u"fit-cost SAMPLES.csv --out MODEL.json"_s;
         QTest::addRow("fit-cost: per-kind table")
             << fitCost + QStringList { u"samples.csv"_s, u"--out"_s, u"fitted.json"_s } << 0
             << u"unary"_s + QString(16, u' ') + u"20       1  0.000 %"_s;
@@ -366,12 +372,12 @@ private slots:
         QTest::addRow("run: one row per design") << runSample << 0 << u"elk-full"_s;
         QTest::addRow("run: speedup column") << runSample << 0 << u"vs basic"_s;
         QTest::addRow("run: basic is 1.00x of itself") << runSample << 0 << u"1.00×"_s;
-        QTest::addRow("run: one design") << runSample + QStringList { u"--design"_s, u"elk-dyn"_s } << 0 << u"elk-dyn"_s;
+        QTest::addRow("run: one design") << runSample + QStringList { u"--design"_s, u"elk-dyn"_s } << 0
+                                         << u"elk-dyn"_s;
         QTest::addRow("run: no model") << run << 2 << u"elk run: no MODEL given"_s;
         QTest::addRow("run: --chip is required")
             << run + QStringList { sample } << 2 << u"--chip PRESET|FILE is required"_s;
-        QTest::addRow("run: unknown design")
-            << runSample + QStringList { u"--design"_s, u"warp"_s } << 2 << u"warp"_s;
+        QTest::addRow("run: unknown design") << runSample + QStringList { u"--design"_s, u"warp"_s } << 2 << u"warp"_s;
         QTest::addRow("run: unknown override field")
             << runSample + QStringList { u"--set"_s, u"hbm.warp=1"_s } << 2 << u"hbm.warp"_s;
         QTest::addRow("run: missing model file")
@@ -430,8 +436,8 @@ private slots:
         QCOMPARE(object.value(u"weight_bytes"_s).toInteger(), 634'408'960);
         QCOMPARE(object.value(u"optimizer_state_bytes"_s).toInteger(), 0); // an inference step
         QCOMPARE(object.value(u"kv_bytes"_s).toInteger(), 671'416'320);
-        QVERIFY(object.value(u"hbm_bytes_per_step"_s).toInteger() > object.value(u"weight_bytes"_s).toInteger()
-                + object.value(u"kv_bytes"_s).toInteger());
+        QVERIFY(object.value(u"hbm_bytes_per_step"_s).toInteger()
+            > object.value(u"weight_bytes"_s).toInteger() + object.value(u"kv_bytes"_s).toInteger());
         const QJsonObject kinds = object.value(u"op_kinds"_s).toObject();
         QCOMPARE(kinds.value(u"matmul"_s).toInteger(), 9);
         QCOMPARE(kinds.value(u"normalization"_s).toInteger(), 2);
@@ -445,7 +451,8 @@ private slots:
     void explainAndDiff()
     {
         const QString sample = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-layer-decode.elk.json");
-        const QStringList explain { u"explain"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--cache"_s, u"explain.sqlite"_s };
+        const QStringList explain { u"explain"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--cache"_s,
+            u"explain.sqlite"_s };
         CliResult result = runElk(explain + QStringList { u"--json"_s, u"explain.json"_s });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY(result.out.contains(u"computed in"_s));
@@ -459,7 +466,8 @@ private slots:
             for (const QJsonValue& loss : design.value(u"losses"_s).toArray())
                 sum += loss.toObject().value(u"ms"_s).toDouble();
             const double latency = design.value(u"latency_ms"_s).toDouble();
-            QVERIFY2(latency > 0 && std::abs(sum - latency) <= 1e-6 * latency, qPrintable(design.value(u"design"_s).toString()));
+            QVERIFY2(latency > 0 && std::abs(sum - latency) <= 1e-6 * latency,
+                qPrintable(design.value(u"design"_s).toString()));
             QVERIFY(design.value(u"floor"_s).toObject().value(u"ms"_s).toDouble() <= latency * (1 + 1e-9));
         }
         result = runElk(explain);
@@ -486,7 +494,8 @@ private slots:
         }
         const double deltaLatency = diff.value(u"delta_latency_ms"_s).toDouble();
         QVERIFY(deltaLatency < 0); // elk-dyn beats basic here
-        QVERIFY2(std::abs(sum - deltaLatency) <= 1e-9 + 1e-9 * std::abs(deltaLatency), qPrintable(QString::number(sum)));
+        QVERIFY2(
+            std::abs(sum - deltaLatency) <= 1e-9 + 1e-9 * std::abs(deltaLatency), qPrintable(QString::number(sum)));
         QVERIFY(diff.value(u"links"_s).toArray().size() > 0);
         // The text lists every op.
         result = runElk({ u"diff"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--design"_s, u"basic"_s,
@@ -555,7 +564,8 @@ private slots:
     {
         QByteArray first;
         for (const QString& name : { u"fit-a.json"_s, u"fit-b.json"_s }) {
-            const CliResult result = runElk({ u"fit-cost"_s, u"samples.csv"_s, u"--out"_s, name, u"--min-leaf"_s, u"3"_s });
+            const CliResult result
+                = runElk({ u"fit-cost"_s, u"samples.csv"_s, u"--out"_s, name, u"--min-leaf"_s, u"3"_s });
             QVERIFY2(result.exitCode == 0, qPrintable(result.err));
             QFile file(m_dir.filePath(name));
             QVERIFY(file.open(QIODevice::ReadOnly));

@@ -39,15 +39,11 @@ const QString kHespas = QStringLiteral(ELK_TEST_DATA_DIR "/stablehlo/hespas");
 
 } // namespace
 
-class TestCliHlo : public QObject
-{
+class TestCliHlo : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        qputenv("ELK_CACHE_DIR", m_cacheDir.path().toUtf8());
-    }
+    void initTestCase() { qputenv("ELK_CACHE_DIR", m_cacheDir.path().toUtf8()); }
 
     void checkAcceptsAFixture()
     {
@@ -82,8 +78,8 @@ private slots:
         QFile file(json);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-        for (const char* key : { "module", "ops", "unknown_ops", "regions", "compute_s", "comm_s", "exposed_comm_s",
-                 "step_s", "cache" })
+        for (const char* key :
+            { "module", "ops", "unknown_ops", "regions", "compute_s", "comm_s", "exposed_comm_s", "step_s", "cache" })
             QVERIFY2(root.contains(QLatin1String(key)), key);
         QVERIFY(root[u"cache"_s].toObject().contains(u"hits"_s));
         // hlo-reference.md §6.1: two all_reduces, groups [[0,1],[2,3]] and [[0,1,2,3]].
@@ -108,9 +104,10 @@ private slots:
         QTest::addRow("bad split") << QStringList { u"hlo"_s, u"x.mlir"_s, u"--split"_s, u"random"_s }
                                    << u"--split: 'random'"_s;
         QTest::addRow("missing file") << QStringList { u"hlo"_s, u"/no/such/file.mlir"_s } << u"/no/such/file.mlir"_s;
-        QTest::addRow("unknown system") << QStringList { u"hlo"_s, kHespas + u"/jax_example.mlir"_s, u"--system"_s, u"nope"_s }
-                                        << u"nope"_s;
-        QTest::addRow("bad module mapping") << QStringList { u"validate"_s, u"--module"_s, u"x"_s } << u"WORKLOAD=PATH"_s;
+        QTest::addRow("unknown system") << QStringList { u"hlo"_s, kHespas + u"/jax_example.mlir"_s, u"--system"_s,
+            u"nope"_s } << u"nope"_s;
+        QTest::addRow("bad module mapping")
+            << QStringList { u"validate"_s, u"--module"_s, u"x"_s } << u"WORKLOAD=PATH"_s;
     }
 
     void badOptions()
@@ -162,9 +159,9 @@ private slots:
                   "r50-b,4x-a100-sxm-40gb,0.14,test,\n"
                   "r50-c,4x-h100-sxm,0.05,test,\n");
         csv.close();
-        const CliResult result = runElk({ u"validate"_s, u"--reference"_s, reference, u"--module"_s, u"r50-a="_s + resnet,
-            u"--module"_s, u"r50-b="_s + resnet, u"--module"_s, u"r50-c="_s + resnet, u"--fit-on"_s,
-            u"4x-a100-sxm-40gb"_s, u"--fit-out"_s, device });
+        const CliResult result = runElk({ u"validate"_s, u"--reference"_s, reference, u"--module"_s,
+            u"r50-a="_s + resnet, u"--module"_s, u"r50-b="_s + resnet, u"--module"_s, u"r50-c="_s + resnet,
+            u"--fit-on"_s, u"4x-a100-sxm-40gb"_s, u"--fit-out"_s, device });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY2(result.out.contains(u"fitted scale"_s), qPrintable(result.out));
         QFile file(device);
@@ -173,7 +170,8 @@ private slots:
         QVERIFY2(preset[u"efficiencyProvenance"_s].toString().contains(u"fitted by elk validate on 4x-a100-sxm-40gb"_s),
             qPrintable(preset[u"efficiencyProvenance"_s].toString()));
         QVERIFY(preset[u"computeEfficiency"_s].toDouble() > 0);
-        const CliResult missing = runElk({ u"validate"_s, u"--fit-on"_s, u"4x-a100-sxm-40gb"_s, u"--fit-out"_s, device });
+        const CliResult missing
+            = runElk({ u"validate"_s, u"--fit-on"_s, u"4x-a100-sxm-40gb"_s, u"--fit-out"_s, device });
         QCOMPARE(missing.exitCode, 2);
     }
 

@@ -73,7 +73,8 @@ private slots:
         QVERIFY(!bytes(u"single.csv"_s).isEmpty());
         QCOMPARE(bytes(u"mpi.csv"_s), bytes(u"single.csv"_s));
         QVERIFY(bytes(u"mpi.csv"_s).contains("-1,basic,,"));
-        QVERIFY2(ranks.out.contains(u"6 points × 2 designs"_s) && ranks.out.contains(u"1 failed"_s), qPrintable(ranks.out));
+        QVERIFY2(
+            ranks.out.contains(u"6 points × 2 designs"_s) && ranks.out.contains(u"1 failed"_s), qPrintable(ranks.out));
         // The ranks' caches were merged into mpi.sqlite and removed.
         QVERIFY(!QFile::exists(m_dir.filePath(u"mpi.sqlite.rank0"_s)));
         QVERIFY(!QFile::exists(m_dir.filePath(u"mpi.sqlite.rank1"_s)));

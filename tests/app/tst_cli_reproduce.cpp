@@ -60,18 +60,20 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
         QTest::newRow("no figure") << QStringList { u"--out"_s, u"o"_s } << u"no FIGURE given"_s;
-        QTest::newRow("unknown figure") << QStringList { u"fig99"_s, u"--out"_s, u"o"_s } << u"unknown FIGURE 'fig99'"_s;
+        QTest::newRow("unknown figure") << QStringList { u"fig99"_s, u"--out"_s, u"o"_s }
+                                        << u"unknown FIGURE 'fig99'"_s;
         QTest::newRow("no out") << QStringList { u"fig17"_s } << u"--out DIR is required"_s;
-        QTest::newRow("parity without models") << QStringList { u"fig17"_s, u"--out"_s, u"o"_s, u"--parity"_s, u"artifact"_s }
-                                               << u"give --einstein DIR"_s;
-        QTest::newRow("models folder wrong") << QStringList { u"fig17"_s, u"--out"_s, u"o"_s, u"--parity"_s, u"artifact"_s,
-            u"--einstein"_s, u"."_s } << u"no llama2-13.json there"_s;
+        QTest::newRow("parity without models")
+            << QStringList { u"fig17"_s, u"--out"_s, u"o"_s, u"--parity"_s, u"artifact"_s } << u"give --einstein DIR"_s;
+        QTest::newRow("models folder wrong")
+            << QStringList { u"fig17"_s, u"--out"_s, u"o"_s, u"--parity"_s, u"artifact"_s, u"--einstein"_s, u"."_s }
+            << u"no llama2-13.json there"_s;
         QTest::newRow("quirk without parity") << QStringList { u"fig17"_s, u"--out"_s, u"o"_s, u"--quirk-off"_s,
             u"hbm-mib-per-ms"_s } << u"--quirk-off needs --parity artifact"_s;
         QTest::newRow("unknown parity") << QStringList { u"fig17"_s, u"--out"_s, u"o"_s, u"--parity"_s, u"paper"_s }
                                         << u"'paper' is not a parity mode"_s;
-        QTest::newRow("bad published file") << QStringList { u"fig17"_s, u"--out"_s, u"o"_s, u"--published"_s, u"bad.json"_s }
-                                            << u"bad.json: line 2, column"_s;
+        QTest::newRow("bad published file") << QStringList { u"fig17"_s, u"--out"_s, u"o"_s, u"--published"_s,
+            u"bad.json"_s } << u"bad.json: line 2, column"_s;
     }
 
     void badInput()
@@ -86,7 +88,8 @@ private slots:
 
     void figure18()
     {
-        const QStringList args { u"fig18"_s, u"--out"_s, u"out"_s, u"--cache"_s, u"cache.sqlite"_s, u"--threads"_s, u"2"_s };
+        const QStringList args { u"fig18"_s, u"--out"_s, u"out"_s, u"--cache"_s, u"cache.sqlite"_s, u"--threads"_s,
+            u"2"_s };
         const Result cold = runElk(args);
         QVERIFY2(cold.exitCode == 0, qPrintable(cold.err));
         QVERIFY2(cold.out.contains(u"4 points"_s) && cold.out.contains(u"(0 from the cache)"_s), qPrintable(cold.out));

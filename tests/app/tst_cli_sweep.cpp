@@ -156,7 +156,8 @@ private slots:
         // 4 HBM values × 4 link bandwidths: every one of the 16 points is now cached.
         const CliResult all = runElk(argsFor(u"hbm.bandwidthGBpsPerStack=200,300,400,500"_s, u"all.csv"_s).mid(1));
         QCOMPARE(all.exitCode, 0);
-        QVERIFY2(all.out.startsWith(u"sweep: 16 points × 2 designs, 16 from the cache, 0 failed"_s), qPrintable(all.out));
+        QVERIFY2(
+            all.out.startsWith(u"sweep: 16 points × 2 designs, 16 from the cache, 0 failed"_s), qPrintable(all.out));
         QCOMPARE(fileLines(u"all.csv"_s).size(), 1 + 16 * 2);
     }
 
@@ -201,7 +202,7 @@ private slots:
         for (int k = 0; k < 3; ++k) {
             const CliResult shard = runElk(sweep
                 + QStringList { u"--shard"_s, u"%1/3"_s.arg(k), u"--cache"_s, u"shard%1.sqlite"_s.arg(k), u"--csv"_s,
-                      u"shard%1.csv"_s.arg(k) });
+                    u"shard%1.csv"_s.arg(k) });
             QVERIFY2(shard.exitCode == 0, qPrintable(shard.err));
             QVERIFY2(shard.out.contains(u"shard %1/3:"_s.arg(k)), qPrintable(shard.out));
             shardRows += int(fileLines(u"shard%1.csv"_s.arg(k)).size()) - 1;
@@ -211,10 +212,12 @@ private slots:
             u"shard2.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
         QVERIFY2(merge.exitCode == 0, qPrintable(merge.err));
         QVERIFY2(merge.out.contains(u"merged.sqlite: 7 runs"_s), qPrintable(merge.out));
-        const CliResult fromMerged = runElk(sweep + QStringList { u"--cache"_s, u"merged.sqlite"_s, u"--csv"_s, u"merged.csv"_s });
+        const CliResult fromMerged
+            = runElk(sweep + QStringList { u"--cache"_s, u"merged.sqlite"_s, u"--csv"_s, u"merged.csv"_s });
         QVERIFY2(fromMerged.out.contains(u"7 from the cache"_s), qPrintable(fromMerged.out));
         for (int pass = 0; pass < 2; ++pass) { // the second pass is served from the cache, as the merged one
-            const CliResult single = runElk(sweep + QStringList { u"--cache"_s, u"single.sqlite"_s, u"--csv"_s, u"single.csv"_s });
+            const CliResult single
+                = runElk(sweep + QStringList { u"--cache"_s, u"single.sqlite"_s, u"--csv"_s, u"single.csv"_s });
             QCOMPARE(single.exitCode, 0);
         }
         QCOMPARE(fileLines(u"merged.csv"_s), fileLines(u"single.csv"_s));
@@ -223,12 +226,15 @@ private slots:
         QVERIFY2(stats.out.contains(QRegularExpression(u"runs \\(summaries\\): +7 rows"_s)), qPrintable(stats.out));
         QVERIFY2(stats.out.contains(QRegularExpression(u"partition tables: +1 rows"_s)), qPrintable(stats.out));
         // Merging again adds nothing; a file that is no cache, or the target itself, is refused.
-        const CliResult again = runCommand({ u"cache"_s, u"merge"_s, u"shard0.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
+        const CliResult again
+            = runCommand({ u"cache"_s, u"merge"_s, u"shard0.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
         QVERIFY2(again.out.contains(u"shard0.sqlite: 0 runs, 0 partition tables"_s), qPrintable(again.out));
-        const CliResult notCache = runCommand({ u"cache"_s, u"merge"_s, u"shard0.csv"_s, u"--into"_s, u"merged.sqlite"_s });
+        const CliResult notCache
+            = runCommand({ u"cache"_s, u"merge"_s, u"shard0.csv"_s, u"--into"_s, u"merged.sqlite"_s });
         QCOMPARE(notCache.exitCode, 2);
         QVERIFY2(notCache.err.contains(u"shard0.csv: "_s), qPrintable(notCache.err));
-        const CliResult itself = runCommand({ u"cache"_s, u"merge"_s, u"merged.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
+        const CliResult itself
+            = runCommand({ u"cache"_s, u"merge"_s, u"merged.sqlite"_s, u"--into"_s, u"merged.sqlite"_s });
         QCOMPARE(itself.exitCode, 2);
         const CliResult badShard = runElk(sweep + QStringList { u"--shard"_s, u"3/3"_s, u"--csv"_s, u"x.csv"_s });
         QCOMPARE(badShard.exitCode, 2);
@@ -244,16 +250,16 @@ private slots:
         QVERIFY2(list.out.contains(u"7/7 points"_s) && list.out.contains(u"HBM bandwidth per stack (GB/s)"_s),
             qPrintable(list.out));
         const QString hash = list.out.left(12);
-        const CliResult csv = runCommand({ u"cache"_s, u"sweep"_s, hash, u"--cache"_s, u"merged.sqlite"_s, u"--csv"_s,
-            u"recorded.csv"_s });
+        const CliResult csv = runCommand(
+            { u"cache"_s, u"sweep"_s, hash, u"--cache"_s, u"merged.sqlite"_s, u"--csv"_s, u"recorded.csv"_s });
         QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
         QCOMPARE(fileLines(u"recorded.csv"_s), fileLines(u"single.csv"_s));
 
         QVERIFY(QFile::copy(m_dir.filePath(u"merged.sqlite"_s), m_dir.filePath(u"bounded.sqlite"_s)));
         const qint64 before = QFileInfo(m_dir.filePath(u"bounded.sqlite"_s)).size();
         const qint64 limit = before - before / 4; // a few of the seven runs must go (the empty tables take ~48 KiB)
-        const CliResult trim = runCommand({ u"cache"_s, u"trim"_s, u"--cache"_s, u"bounded.sqlite"_s, u"--max-size"_s,
-            QString::number(limit) });
+        const CliResult trim = runCommand(
+            { u"cache"_s, u"trim"_s, u"--cache"_s, u"bounded.sqlite"_s, u"--max-size"_s, QString::number(limit) });
         QVERIFY2(trim.exitCode == 0, qPrintable(trim.err + trim.out));
         const qint64 after = QFileInfo(m_dir.filePath(u"bounded.sqlite"_s)).size()
             + QFileInfo(m_dir.filePath(u"bounded.sqlite-wal"_s)).size();
@@ -274,7 +280,8 @@ private slots:
         QCOMPARE(missing.exitCode, 2);
         QVERIFY2(missing.err.contains(u"no such result cache file"_s), qPrintable(missing.err));
         QVERIFY(!QFile::exists(m_dir.filePath(u"nowhere.sqlite"_s))); // looking never creates a cache
-        const CliResult unknown = runCommand({ u"cache"_s, u"sweep"_s, u"abcdef"_s, u"--cache"_s, u"bounded.sqlite"_s });
+        const CliResult unknown
+            = runCommand({ u"cache"_s, u"sweep"_s, u"abcdef"_s, u"--cache"_s, u"bounded.sqlite"_s });
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY2(unknown.err.contains(u"no sweep abcdef"_s), qPrintable(unknown.err));
     }
@@ -282,8 +289,8 @@ private slots:
     /// A key whose result differs between two caches is an error naming it, and nothing is copied.
     void mergeRefusesDifferingResults()
     {
-        const QStringList sweep { kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s, u"hbm.bandwidthGBpsPerStack=250,500"_s,
-            u"--design"_s, u"basic"_s, u"--csv"_s, u"d.csv"_s };
+        const QStringList sweep { kSample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--vary"_s,
+            u"hbm.bandwidthGBpsPerStack=250,500"_s, u"--design"_s, u"basic"_s, u"--csv"_s, u"d.csv"_s };
         QCOMPARE(runElk(sweep + QStringList { u"--cache"_s, u"a.sqlite"_s }).exitCode, 0);
         QCOMPARE(runElk(sweep + QStringList { u"--cache"_s, u"b.sqlite"_s }).exitCode, 0);
         sqlite3* db = nullptr;
@@ -294,7 +301,8 @@ private slots:
         QCOMPARE(first.exitCode, 0);
         const CliResult conflict = runCommand({ u"cache"_s, u"merge"_s, u"b.sqlite"_s, u"--into"_s, u"c.sqlite"_s });
         QCOMPARE(conflict.exitCode, 2);
-        QVERIFY2(conflict.err.contains(u"b.sqlite: run "_s) && conflict.err.contains(u"differs"_s), qPrintable(conflict.err));
+        QVERIFY2(conflict.err.contains(u"b.sqlite: run "_s) && conflict.err.contains(u"differs"_s),
+            qPrintable(conflict.err));
         QVERIFY2(conflict.out.contains(u"c.sqlite: 2 runs"_s), qPrintable(conflict.out));
     }
 };

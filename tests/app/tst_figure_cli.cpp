@@ -56,8 +56,7 @@ QString checkFigure(const QString& path, const QString& suffix)
 
 } // namespace
 
-class TestFigureCli : public QObject
-{
+class TestFigureCli : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -100,7 +99,8 @@ void TestFigureCli::initTestCase()
     QFile tiny(g_tinyHloModule);
     QVERIFY(tiny.open(QIODevice::WriteOnly));
     tiny.write("func.func @main(%arg0: tensor<64x64xf32>) -> tensor<64x64xf32> {\n"
-               "  %0 = stablehlo.dot_general %arg0, %arg0, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>\n"
+               "  %0 = stablehlo.dot_general %arg0, %arg0, contracting_dims = [1] x [0] : (tensor<64x64xf32>, "
+               "tensor<64x64xf32>) -> tensor<64x64xf32>\n"
                "  return %0 : tensor<64x64xf32>\n"
                "}\n");
 }
@@ -110,26 +110,30 @@ void TestFigureCli::rendersEveryKind_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("suffix");
     QTest::addColumn<QStringList>("extra");
-    const QStringList kinds { u"designs"_s, u"waterfall"_s, u"orders"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s, u"heatmap"_s,
-        u"classroom"_s };
+    const QStringList kinds { u"designs"_s, u"waterfall"_s, u"orders"_s, u"pareto"_s, u"gantt"_s, u"bandwidth"_s,
+        u"heatmap"_s, u"classroom"_s };
     for (const QString& kind : kinds) {
         for (const QString& suffix : { u"pdf"_s, u"svg"_s, u"png"_s })
             QTest::addRow("%s %s", qPrintable(kind), qPrintable(suffix)) << kind << suffix << QStringList {};
     }
-    QTest::addRow("sweep png, one axis")
-        << u"sweep"_s << u"png"_s << QStringList { u"--vary"_s, u"hbm.bandwidthGBpsPerStack=400:1600:600"_s };
-    QTest::addRow("diff svg, two designs") << u"diff"_s << u"svg"_s << QStringList { u"--compare-design"_s, u"basic"_s };
+    QTest::addRow("sweep png, one axis") << u"sweep"_s << u"png"_s
+                                         << QStringList { u"--vary"_s, u"hbm.bandwidthGBpsPerStack=400:1600:600"_s };
+    QTest::addRow("diff svg, two designs")
+        << u"diff"_s << u"svg"_s << QStringList { u"--compare-design"_s, u"basic"_s };
     QTest::addRow("diff png, two chips") << u"diff"_s << u"png"_s
                                          << QStringList { u"--against-chip"_s, u"ipu-pod4-hbm"_s, u"--caption"_s };
     for (const QString& suffix : { u"pdf"_s, u"svg"_s, u"png"_s }) {
-        QTest::addRow("diff-timeline %s", qPrintable(suffix)) << u"diff-timeline"_s << suffix << QStringList { u"--compare-design"_s, u"basic"_s };
-        QTest::addRow("diff-links %s", qPrintable(suffix)) << u"diff-links"_s << suffix << QStringList { u"--compare-design"_s, u"static"_s };
+        QTest::addRow("diff-timeline %s", qPrintable(suffix))
+            << u"diff-timeline"_s << suffix << QStringList { u"--compare-design"_s, u"basic"_s };
+        QTest::addRow("diff-links %s", qPrintable(suffix))
+            << u"diff-links"_s << suffix << QStringList { u"--compare-design"_s, u"static"_s };
     }
     QTest::addRow("diff-timeline png, two chips")
         << u"diff-timeline"_s << u"png"_s << QStringList { u"--against-chip"_s, u"ipu-pod4-hbm"_s };
     QTest::addRow("pareto of a named op") << u"pareto"_s << u"svg"_s << QStringList { u"--op"_s, u"attn_scores"_s };
     QTest::addRow("classroom, two designs")
-        << u"classroom"_s << u"png"_s << QStringList { u"--view-design"_s, u"basic"_s, u"--compare-design"_s, u"elk-full"_s };
+        << u"classroom"_s << u"png"_s
+        << QStringList { u"--view-design"_s, u"basic"_s, u"--compare-design"_s, u"elk-full"_s };
 }
 
 void TestFigureCli::rendersEveryKind()
@@ -137,9 +141,11 @@ void TestFigureCli::rendersEveryKind()
     QFETCH(QString, kind);
     QFETCH(QString, suffix);
     QFETCH(QStringList, extra);
-    const QString out = m_dir.filePath(u"%1-%2.%3"_s.arg(kind, QString::number(qHash(extra.join(u' ')) % 1000), suffix));
-    const CliResult result = runElk(QStringList { u"figure"_s, kind, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
-                                        u"--batch"_s, u"4"_s, u"--out"_s, out } + extra);
+    const QString out
+        = m_dir.filePath(u"%1-%2.%3"_s.arg(kind, QString::number(qHash(extra.join(u' ')) % 1000), suffix));
+    const CliResult result = runElk(
+        QStringList { u"figure"_s, kind, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--batch"_s, u"4"_s, u"--out"_s, out }
+        + extra);
     QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
     QFile file(out);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -192,7 +198,8 @@ void TestFigureCli::runSpecFileGivesTheSameFigure()
     spec.close();
 
     const QString fromSpec = m_dir.filePath(u"from-spec.svg"_s);
-    const CliResult result = runElk({ u"figure"_s, u"designs"_s, u"--run-spec"_s, spec.fileName(), u"--out"_s, fromSpec });
+    const CliResult result
+        = runElk({ u"figure"_s, u"designs"_s, u"--run-spec"_s, spec.fileName(), u"--out"_s, fromSpec });
     QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
     QVERIFY(QFile(fromSpec).size() > 1000);
 }
@@ -207,7 +214,8 @@ void TestFigureCli::rendersHloKinds_data()
             QTest::addRow("%s %s", qPrintable(kind), qPrintable(suffix)) << kind << suffix << QStringList {};
         QTest::addRow("%s, two systems, dependency split", qPrintable(kind))
             << kind << u"png"_s
-            << QStringList { u"--system"_s, u"4x-a100-sxm-40gb"_s, u"--system"_s, u"4x-h100-sxm"_s, u"--split"_s, u"dependency"_s };
+            << QStringList { u"--system"_s, u"4x-a100-sxm-40gb"_s, u"--system"_s, u"4x-h100-sxm"_s, u"--split"_s,
+                   u"dependency"_s };
     }
 }
 
@@ -216,7 +224,8 @@ void TestFigureCli::rendersHloKinds()
     QFETCH(QString, kind);
     QFETCH(QString, suffix);
     QFETCH(QStringList, extra);
-    const QString out = m_dir.filePath(u"%1-%2.%3"_s.arg(kind, QString::number(qHash(extra.join(u' ')) % 1000), suffix));
+    const QString out
+        = m_dir.filePath(u"%1-%2.%3"_s.arg(kind, QString::number(qHash(extra.join(u' ')) % 1000), suffix));
     const CliResult result = runElk(QStringList { u"figure"_s, kind, u"--hlo"_s, kHloModule, u"--out"_s, out } + extra);
     QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
     const QString problem = checkFigure(out, suffix);
@@ -230,7 +239,8 @@ void TestFigureCli::hloMalformedModuleIsLocated()
     const QString path = m_dir.filePath(u"truncated.mlir"_s);
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %arg0, %arg0 : tensor<4x");
+    file.write(
+        "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %arg0, %arg0 : tensor<4x");
     file.close();
     const QString out = m_dir.filePath(u"never.png"_s);
     const CliResult result = runElk({ u"figure"_s, u"hlo-roofline"_s, u"--hlo"_s, path, u"--out"_s, out });
@@ -243,28 +253,38 @@ void TestFigureCli::badInput_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
-    QTest::addRow("unknown kind") << QStringList { u"figure"_s, u"pie"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--out"_s, u"x.png"_s }
-                                  << u"unknown figure KIND 'pie'"_s;
-    QTest::addRow("no output") << QStringList { u"figure"_s, u"designs"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s } << u"--out"_s;
-    QTest::addRow("bad suffix") << QStringList { u"figure"_s, u"designs"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--out"_s, u"x.jpg"_s }
-                                << u".pdf, .svg or .png"_s;
-    QTest::addRow("bad width") << QStringList { u"figure"_s, u"designs"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--out"_s,
-        u"x.png"_s, u"--width-cm"_s, u"-3"_s } << u"--width-cm"_s;
-    QTest::addRow("missing run spec file") << QStringList { u"figure"_s, u"designs"_s, u"--run-spec"_s, u"nowhere.json"_s,
-        u"--out"_s, u"x.png"_s } << u"nowhere.json"_s;
-    QTest::addRow("sweep without --vary") << QStringList { u"figure"_s, u"sweep"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
-        u"--out"_s, u"x.png"_s } << u"--vary"_s;
+    QTest::addRow("unknown kind") << QStringList { u"figure"_s, u"pie"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
+        u"--out"_s, u"x.png"_s } << u"unknown figure KIND 'pie'"_s;
+    QTest::addRow("no output") << QStringList { u"figure"_s, u"designs"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s }
+                               << u"--out"_s;
+    QTest::addRow("bad suffix") << QStringList { u"figure"_s, u"designs"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
+        u"--out"_s, u"x.jpg"_s } << u".pdf, .svg or .png"_s;
+    QTest::addRow("bad width") << QStringList { u"figure"_s, u"designs"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
+        u"--out"_s, u"x.png"_s, u"--width-cm"_s, u"-3"_s }
+                               << u"--width-cm"_s;
+    QTest::addRow("missing run spec file")
+        << QStringList { u"figure"_s, u"designs"_s, u"--run-spec"_s, u"nowhere.json"_s, u"--out"_s, u"x.png"_s }
+        << u"nowhere.json"_s;
+    QTest::addRow("sweep without --vary")
+        << QStringList { u"figure"_s, u"sweep"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--out"_s, u"x.png"_s }
+        << u"--vary"_s;
     QTest::addRow("unknown op") << QStringList { u"figure"_s, u"pareto"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s,
-        u"--batch"_s, u"4"_s, u"--out"_s, u"x.png"_s, u"--op"_s, u"no_such_op"_s } << u"no_such_op"_s;
-    QTest::addRow("diff-links without a second side") << QStringList { u"figure"_s, u"diff-links"_s, kModel, u"--chip"_s,
-        u"ipu-mk2-hbm"_s, u"--out"_s, u"x.png"_s } << u"diff-links: give --compare-design B, --against-chip C2, or both"_s;
-    QTest::addRow("hlo without --hlo") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--out"_s, u"x.png"_s } << u"--hlo"_s;
-    QTest::addRow("hlo with a MODEL") << QStringList { u"figure"_s, u"hlo-roofline"_s, kModel, u"--hlo"_s, g_tinyHloModule,
-        u"--out"_s, u"x.png"_s } << u"not a MODEL"_s;
+        u"--batch"_s, u"4"_s, u"--out"_s, u"x.png"_s, u"--op"_s, u"no_such_op"_s }
+                                << u"no_such_op"_s;
+    QTest::addRow("diff-links without a second side")
+        << QStringList { u"figure"_s, u"diff-links"_s, kModel, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--out"_s, u"x.png"_s }
+        << u"diff-links: give --compare-design B, --against-chip C2, or both"_s;
+    QTest::addRow("hlo without --hlo") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--out"_s, u"x.png"_s }
+                                       << u"--hlo"_s;
+    QTest::addRow("hlo with a MODEL") << QStringList { u"figure"_s, u"hlo-roofline"_s, kModel, u"--hlo"_s,
+        g_tinyHloModule, u"--out"_s, u"x.png"_s }
+                                      << u"not a MODEL"_s;
     QTest::addRow("hlo unknown system") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, g_tinyHloModule,
-        u"--system"_s, u"no-such-system"_s, u"--out"_s, u"x.png"_s } << u"no-such-system"_s;
+        u"--system"_s, u"no-such-system"_s, u"--out"_s, u"x.png"_s }
+                                        << u"no-such-system"_s;
     QTest::addRow("hlo bad split") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, g_tinyHloModule,
-        u"--split"_s, u"random"_s, u"--out"_s, u"x.png"_s } << u"--split"_s;
+        u"--split"_s, u"random"_s, u"--out"_s, u"x.png"_s }
+                                   << u"--split"_s;
     QTest::addRow("hlo missing module") << QStringList { u"figure"_s, u"hlo-timeline"_s, u"--hlo"_s, u"nowhere.mlir"_s,
         u"--out"_s, u"x.png"_s } << u"nowhere.mlir"_s;
 }

@@ -10,8 +10,8 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -72,7 +72,8 @@ private slots:
         QVERIFY(m_dir.isValid());
         qputenv("ELK_CACHE_DIR", m_dir.filePath(QStringLiteral("cache")).toLocal8Bit());
         QStandardPaths::setTestModeEnabled(true);
-        store::OpenResult opened = store::ResultStore::open(m_dir.filePath(QStringLiteral("regions.sqlite")).toStdString());
+        store::OpenResult opened
+            = store::ResultStore::open(m_dir.filePath(QStringLiteral("regions.sqlite")).toStdString());
         QVERIFY2(opened.store, opened.error.c_str());
         m_store = std::move(opened.store);
     }

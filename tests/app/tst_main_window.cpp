@@ -50,8 +50,7 @@ bool panelShows(const MainWindow& window, const char* name)
 
 } // namespace
 
-class TestMainWindow : public QObject
-{
+class TestMainWindow : public QObject {
     Q_OBJECT
     QTemporaryDir m_cache;
 
@@ -120,7 +119,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(panelText(window, "modelTitle"), QStringLiteral("Model not loaded"), kLoadTimeoutMs);
         QVERIFY(panelShows(window, "modelError"));
         QVERIFY2(panelText(window, "modelError").contains(QStringLiteral("no-such-model.elk.json")),
-                 qPrintable(panelText(window, "modelError")));
+            qPrintable(panelText(window, "modelError")));
         QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("no-such-model.elk.json")));
         QVERIFY(!window.runAction()->isEnabled()); // nothing to run without a model
         QCOMPARE(panelText(window, "batch"), QStringLiteral("4"));
@@ -140,7 +139,7 @@ private slots:
         MainWindow window;
         const QString error = window.openChip(QStringLiteral("no-such-chip"));
         QVERIFY2(error.contains(QStringLiteral("no-such-chip")) && error.contains(QStringLiteral("ipu-pod4-hbm")),
-                 qPrintable(error)); // names what was asked for and what exists
+            qPrintable(error)); // names what was asked for and what exists
     }
 };
 

@@ -15,8 +15,8 @@
 #include <QSpinBox>
 
 #include "app/studio/model_loader.h"
-#include "engine/import/onnx_test_models.h"
 #include "app/studio/studio_workspace.h"
+#include "engine/import/onnx_test_models.h"
 #include "widgets/model/model_pane.h"
 #include "widgets/model/op_table_model.h"
 
@@ -60,7 +60,8 @@ QString tinyGraph(const QString& xShape, int unusedTensors = 0)
 {
     QString extra;
     for (int i = 0; i < unusedTensors; ++i)
-        extra += QStringLiteral(",\n    {\"name\": \"unused%1\", \"shape\": [2], \"dtype\": \"f16\", \"role\": \"activation\"}")
+        extra += QStringLiteral(
+            ",\n    {\"name\": \"unused%1\", \"shape\": [2], \"dtype\": \"f16\", \"role\": \"activation\"}")
                      .arg(i);
     return QString::fromLatin1(kTinyGraph).arg(xShape, extra);
 }
@@ -76,8 +77,7 @@ QString writeFile(const QTemporaryDir& folder, const QString& name, const QStrin
 
 } // namespace
 
-class TestModelLoader : public QObject
-{
+class TestModelLoader : public QObject {
     Q_OBJECT
 private slots:
     void loadsTheSampleModel()
@@ -112,12 +112,12 @@ private slots:
         QTest::addRow("graph check names op and tensor")
             << "shape.elk.json" << tinyGraph(QStringLiteral("[2, 5]"))
             << QStringList { QStringLiteral("shape.elk.json: the graph checks found"), QStringLiteral("'mm'"),
-                             QStringLiteral("'x'") }
+                   QStringLiteral("'x'") }
             << 1;
         QTest::addRow("many problems: the first few and a count")
             << "unused.elk.json" << tinyGraph(QStringLiteral("[2, 4]"), 8)
             << QStringList { QStringLiteral("found 8 problems:"), QStringLiteral("'unused0'"),
-                             QStringLiteral("'unused4'"), QStringLiteral("… and 3 more") }
+                   QStringLiteral("'unused4'"), QStringLiteral("… and 3 more") }
             << 8;
     }
     void failuresBecomeErrorText()
@@ -133,7 +133,8 @@ private slots:
         const auto snapshot = loadModelSnapshot(path, RunParameters {});
         QVERIFY(!snapshot->ok());
         for (const QString& part : expectedParts)
-            QVERIFY2(snapshot->error.contains(part), qPrintable(QStringLiteral("'%1' not in:\n%2").arg(part, snapshot->error)));
+            QVERIFY2(snapshot->error.contains(part),
+                qPrintable(QStringLiteral("'%1' not in:\n%2").arg(part, snapshot->error)));
         QCOMPARE(snapshot->validationProblemCount, problemCount);
         QVERIFY(!snapshot->error.contains(QStringLiteral("unused5"))); // only the first five are listed
     }
@@ -162,8 +163,8 @@ private slots:
         QTest::addColumn<QString>("text"); // empty: the file is not written
         QTest::addColumn<QString>("expected");
         QTest::addRow("missing file") << QString() << QStringLiteral("ws.json': no such file");
-        QTest::addRow("syntax error: line and column") << QStringLiteral("{\n \"schema\": ,\n}")
-                                                       << QStringLiteral("ws.json: line 2, column");
+        QTest::addRow("syntax error: line and column")
+            << QStringLiteral("{\n \"schema\": ,\n}") << QStringLiteral("ws.json: line 2, column");
         QTest::addRow("bad field: JSON pointer")
             << QStringLiteral(R"({"schema": "elk.workspace/1", "model": "m.elk.json", "chip": "ipu-pod4-hbm",
                                  "run": {"batch": "many"}})")
@@ -189,7 +190,8 @@ private slots:
         QTest::addColumn<int>("phase");
         QTest::addColumn<qint64>("seqLen");
         QTest::addColumn<qint64>("kvLen");
-        QTest::addRow("decode: one new token over 2048 cached") << int(elk::run::Phase::Decode) << qint64(1) << qint64(2048);
+        QTest::addRow("decode: one new token over 2048 cached")
+            << int(elk::run::Phase::Decode) << qint64(1) << qint64(2048);
         QTest::addRow("prefill: a 2048-token prompt") << int(elk::run::Phase::Prefill) << qint64(2048) << qint64(0);
         QTest::addRow("train: no KV cache") << int(elk::run::Phase::Train) << qint64(2048) << qint64(0);
     }
@@ -224,7 +226,9 @@ private slots:
         const QString onnx = QStringLiteral(ELK_SOURCE_DIR "/sample_models/llama2-13b-decode.onnx");
         QTest::addRow("ONNX file") << onnx << onnx << QStringLiteral("llama2-13b-decode.onnx, decode, batch 2") << 40;
         const QString einstein = QStringLiteral(ELK_TEST_DATA_DIR "/einstein/matmul_chain.json");
-        QTest::addRow("einstein_v2 JSON") << einstein << einstein << QStringLiteral("einstein_v2, one inference pass, batch 2") << -1; // a matmul chain: no KV cache
+        QTest::addRow("einstein_v2 JSON")
+            << einstein << einstein << QStringLiteral("einstein_v2, one inference pass, batch 2")
+            << -1; // a matmul chain: no KV cache
     }
     void loadsEveryFormatThroughTheEngine()
     {
@@ -256,8 +260,10 @@ private slots:
         const auto one = loadModelSnapshot(QStringLiteral("llama2-13b"), small);
         const auto four = loadModelSnapshot(QStringLiteral("llama2-13b"), large);
         QVERIFY2(one->ok() && four->ok(), qPrintable(one->error + four->error));
-        QCOMPARE(four->summary.bytesOf(elk::model::TensorRole::Weight), one->summary.bytesOf(elk::model::TensorRole::Weight));
-        QCOMPARE(four->summary.bytesOf(elk::model::TensorRole::KvCache), 4 * one->summary.bytesOf(elk::model::TensorRole::KvCache));
+        QCOMPARE(four->summary.bytesOf(elk::model::TensorRole::Weight),
+            one->summary.bytesOf(elk::model::TensorRole::Weight));
+        QCOMPARE(four->summary.bytesOf(elk::model::TensorRole::KvCache),
+            4 * one->summary.bytesOf(elk::model::TensorRole::KvCache));
         QVERIFY(four->summary.flops > 3 * one->summary.flops);
     }
 
@@ -321,16 +327,17 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<int>("phase");
         QTest::addColumn<QString>("expected");
-        QTest::addRow("unknown bundled name") << QStringLiteral("llama9") << int(elk::run::Phase::Decode)
-                                              << QStringLiteral("llama9: no such file, and not a bundled model (llama2-13b");
+        QTest::addRow("unknown bundled name")
+            << QStringLiteral("llama9") << int(elk::run::Phase::Decode)
+            << QStringLiteral("llama9: no such file, and not a bundled model (llama2-13b");
         QTest::addRow("a phase the model lacks") << QStringLiteral("dit-xl") << int(elk::run::Phase::Decode)
                                                  << QStringLiteral("dit-xl: has no decode phase");
         QTest::addRow("einstein syntax error names the file")
             << QStringLiteral(ELK_TEST_DATA_DIR "/einstein/broken_syntax.json") << int(elk::run::Phase::Decode)
             << QStringLiteral("broken_syntax.json: ");
-        QTest::addRow("einstein cannot train") << QStringLiteral(ELK_TEST_DATA_DIR "/einstein/matmul_chain.json")
-                                               << int(elk::run::Phase::Train)
-                                               << QStringLiteral("a training step needs an ONNX or bundled model");
+        QTest::addRow("einstein cannot train")
+            << QStringLiteral(ELK_TEST_DATA_DIR "/einstein/matmul_chain.json") << int(elk::run::Phase::Train)
+            << QStringLiteral("a training step needs an ONNX or bundled model");
         QTest::addRow("not an ONNX file") << QStringLiteral(ELK_SOURCE_DIR "/README.md") << int(elk::run::Phase::Decode)
                                           << QStringLiteral("README.md: unknown model format");
     }
@@ -360,8 +367,8 @@ private slots:
         pane.resize(600, 900);
         pane.setSnapshot(snapshot);
         QCOMPARE(pane.opProxyModel()->rowCount(), int(snapshot->graph->ops().size()));
-        const QModelIndex lastLayer = pane.opTableModel()->index(pane.opTableModel()->rowCount() / 2,
-                                                                  elk::widgets::OpTableModel::LayerColumn);
+        const QModelIndex lastLayer
+            = pane.opTableModel()->index(pane.opTableModel()->rowCount() / 2, elk::widgets::OpTableModel::LayerColumn);
         QVERIFY(lastLayer.data().toString().toInt() > 0); // the middle op sits in a repeated layer
         pane.selectOp(900); // deep in the model: the table scrolls there
         QCOMPARE(pane.findChild<QTableView*>(QStringLiteral("opTable"))->currentIndex().row(), 900);

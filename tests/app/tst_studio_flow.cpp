@@ -348,8 +348,8 @@ private slots:
         for (std::size_t p = 0; p < shown->points.size(); ++p)
             QCOMPARE(reopened->points[p].latencyMs, shown->points[p].latencyMs);
         // From another cache file (here the app's own, by path): read, never created.
-        QVERIFY(panel->openRecordedFrom(QString::fromStdString(cache->path()),
-            QString::fromStdString(sweeps.front().sweepHash.substr(0, 12))));
+        QVERIFY(panel->openRecordedFrom(
+            QString::fromStdString(cache->path()), QString::fromStdString(sweeps.front().sweepHash.substr(0, 12))));
         QCOMPARE(panel->sweepView()->sweep()->doneCount(), shown->doneCount());
         const QString missing = QDir::temp().filePath(QStringLiteral("elk-no-such-cache.sqlite"));
         QVERIFY(!panel->openRecordedFrom(missing, QStringLiteral("abc")));
@@ -445,7 +445,8 @@ private slots:
         const auto shown = m_window->lastRun();
         elk::app::DiffPage* page = m_window->views()->diffPage();
         action->trigger();
-        QVERIFY(QTest::qWaitFor([&] { return page->againstBox()->currentText().contains(QStringLiteral("history")); }, kRunTimeoutMs));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return page->againstBox()->currentText().contains(QStringLiteral("history")); }, kRunTimeoutMs));
         QCOMPARE(m_window->views()->currentKind(), QStringLiteral("diff"));
         QCOMPARE(m_window->lastRun(), shown); // the current run and the controls stay
         QVERIFY(page->opsView()->hasData());

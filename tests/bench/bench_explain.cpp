@@ -55,8 +55,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "%s\n", resolved.errors.front().message.c_str());
         return 2;
     }
-    const std::filesystem::path dir = std::filesystem::temp_directory_path()
-        / ("bench_explain_" + std::to_string(getpid()));
+    const std::filesystem::path dir
+        = std::filesystem::temp_directory_path() / ("bench_explain_" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     std::vector<double> cold, cached;
     std::size_t jsonBytes = 0;

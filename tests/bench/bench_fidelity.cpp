@@ -81,11 +81,13 @@ int bench(const Target& target, int runs)
         target.model, run::toString(target.phase), target.chip, wall, target.limitSeconds,
         wall <= target.limitSeconds ? "met" : "MISSED", result.timings.importSeconds, result.timings.partitionSeconds,
         result.timings.scheduleSeconds, result.timings.simulateSeconds);
-    std::printf("  %zu distinct operators, %zu pipelined variants searched, %d graph ops run in parts; HBM bound %.3f ms\n",
+    std::printf(
+        "  %zu distinct operators, %zu pipelined variants searched, %d graph ops run in parts; HBM bound %.3f ms\n",
         result.compiled->variants.size(), variants, split, boundMs);
     for (const run::DesignRun& d : result.designs) {
         const double ms = d.simulated ? d.simulated->latencyCycles / clock * 1e3 : 0.0;
-        std::printf("  %-9s simulated %8.3f ms (bound %+6.2f %%), analytic %8.3f ms, schedule %.3f s, simulate %.3f s\n",
+        std::printf(
+            "  %-9s simulated %8.3f ms (bound %+6.2f %%), analytic %8.3f ms, schedule %.3f s, simulate %.3f s\n",
             schedule::toString(d.design), ms, 100 * (ms / boundMs - 1),
             d.schedule ? d.schedule->latencyCycles / clock * 1e3 : 0.0, d.seconds, d.simulateSeconds);
     }

@@ -67,7 +67,8 @@ int main(int argc, char** argv)
         const hlo::ReadResult read = hlo::readHloFile(module);
         parseTimes.push_back(secondsSince(start));
         if (!read.ok()) {
-            std::fprintf(stderr, "%s\n", read.errors.empty() ? "no module" : hlo::toString(read.errors.front()).c_str());
+            std::fprintf(
+                stderr, "%s\n", read.errors.empty() ? "no module" : hlo::toString(read.errors.front()).c_str());
             return 1;
         }
         NullRunControl control;
@@ -82,7 +83,8 @@ int main(int argc, char** argv)
         module.c_str(), system.c_str(), estimators.front().c_str(), static_cast<long long>(last.opCount),
         last.regions.size(), last.stepSeconds * 1e3, last.computeSeconds * 1e3, last.commSeconds * 1e3,
         last.exposedCommSeconds * 1e3);
-    std::printf("  parse: median %.4f s; parse + analyse + fuse + slice + estimate + step: median %.4f s over %d runs\n",
+    std::printf(
+        "  parse: median %.4f s; parse + analyse + fuse + slice + estimate + step: median %.4f s over %d runs\n",
         median(parseTimes), median(totalTimes), runs);
 
     // 2. The region cache: a cold run then a warm one on a fresh cache file.

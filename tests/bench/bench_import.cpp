@@ -154,8 +154,8 @@ int benchRealFiles(const std::filesystem::path& shared, int runs)
         const bool isOnnx = path.extension() == ".onnx";
         if (isOnnx) {
             const bool detector = path.filename().string().find("_det_") != std::string::npos;
-            options.dims.inputShapes["x"] = detector ? std::vector<std::int64_t> { 1, 3, 640, 640 }
-                                                     : std::vector<std::int64_t> { 1, 3, 48, 192 };
+            options.dims.inputShapes["x"]
+                = detector ? std::vector<std::int64_t> { 1, 3, 640, 640 } : std::vector<std::int64_t> { 1, 3, 48, 192 };
         } else {
             options.dims.batch = 32;
             options.dims.seqLen = 1;

@@ -121,8 +121,8 @@ int benchChip(const std::string& model, const std::string& chip, std::int64_t ba
         if (!again.ok())
             return 1;
     }
-    std::printf("  re-schedule after hbm.bandwidthGBpsPerStack=2000 (partition tables reused): %.3f s\n",
-        median(reschedule));
+    std::printf(
+        "  re-schedule after hbm.bandwidthGBpsPerStack=2000 (partition tables reused): %.3f s\n", median(reschedule));
     return 0;
 }
 

@@ -42,7 +42,8 @@ struct Fixture {
     {
         input.expr.kind = model::OpKind::Elementwise;
         input.expr.dimExtents = { 800 };
-        input.expr.operands = { model::Operand { { model::Axis::loop(0) } }, model::Operand { { model::Axis::loop(0) } } };
+        input.expr.operands
+            = { model::Operand { { model::Axis::loop(0) } }, model::Operand { { model::Axis::loop(0) } } };
         input.fromHbm = { false, true };
         plans.plans = { partition::Plan { { 1 }, { { 1, 1 } } }, partition::Plan { { 1 }, { { 2, 2 } } } };
         plans.costs = { partition::PlanCost {}, partition::PlanCost {} };

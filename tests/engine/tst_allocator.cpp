@@ -24,8 +24,7 @@ void buildPair(TestProblem& t)
 
 } // namespace
 
-class TestAllocator : public QObject
-{
+class TestAllocator : public QObject {
     Q_OBJECT
 
 private slots:
@@ -76,7 +75,8 @@ private slots:
         buildPair(t);
         const Allocator allocator(t.problem);
         const int e = allocator.bestEntry(0, budget, false);
-        QCOMPARE(e < 0 ? -1 : static_cast<int>(t.problem.planSets[0]->table[static_cast<std::size_t>(e)].executeBytes), executeBytes);
+        QCOMPARE(e < 0 ? -1 : static_cast<int>(t.problem.planSets[0]->table[static_cast<std::size_t>(e)].executeBytes),
+            executeBytes);
         QCOMPARE(allocator.minExecuteBytes(0, false), std::int64_t(40));
     }
 

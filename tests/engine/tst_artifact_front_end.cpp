@@ -34,8 +34,8 @@ std::string kernel(const std::string& expr, const std::vector<std::vector<int>>&
         std::string shape;
         for (const int d : shapes[i])
             shape += (shape.empty() ? "" : ", ") + std::to_string(d);
-        dict += std::string(i ? " , " : " ") + "\"input" + std::to_string(i) + "\" : { \"dtype\" : \"float32\", \"shape\" : [" +
-            shape + "]}";
+        dict += std::string(i ? " , " : " ") + "\"input" + std::to_string(i)
+            + "\" : { \"dtype\" : \"float32\", \"shape\" : [" + shape + "]}";
     }
     return " - einstein_v2(\" " + expr + " \", input_dict={" + dict + " }) ";
 }
@@ -66,25 +66,40 @@ std::string decodeFixture()
 {
     const std::string ew3 = "output0[N0, N1, N2] = input0[N0, N1, N2] * input1[N0, N1, N2];";
     return join({
-        node(9, kernel("output0[N0, N1, N2] = input0[G3, N2] g input1[N0, N1];", { { 1000, 64 }, { 99, 66 } }), "GatherV2", { 8, 0 }),
+        node(9, kernel("output0[N0, N1, N2] = input0[G3, N2] g input1[N0, N1];", { { 1000, 64 }, { 99, 66 } }),
+            "GatherV2", { 8, 0 }),
         node(10, kernel("output0[N1, N0] = input0[N0, N1] ;", { { 64, 64 } }), "Reshape", { 1 }),
         node(11, kernel("output0[N0, N1, N2] = input0[N2] where N0 in 99, N1 in 66;", { { 64 } }), "Broadcast", { 2 }),
         node(12, kernel(ew3, { { 99, 66, 64 }, { 99, 66, 64 } }), "Multiply", { 9, 11 }),
-        node(13, kernel("output0[S0, N, M] +=! input0[S0, N, K] * input1[K, M];", { { 99, 66, 64 }, { 64, 64 } }), "Dot", { 12, 10 }),
+        node(13, kernel("output0[S0, N, M] +=! input0[S0, N, K] * input1[K, M];", { { 99, 66, 64 }, { 64, 64 } }),
+            "Dot", { 12, 10 }),
         node(14, kernel("output0[N0, N1, N2] = input0[N0, N1, N2] ;", { { 99, 66, 64 } }), "Reshape", { 13 }),
-        node(15, kernel("output0[N0, N1, N2] = input0[N0, N1, N2].cast(`float32`);", { { 99, 66, 64 } }), "Convert", { 14 }),
+        node(15, kernel("output0[N0, N1, N2] = input0[N0, N1, N2].cast(`float32`);", { { 99, 66, 64 } }), "Convert",
+            { 14 }),
         node(16, kernel("output0[N0, N1, N2] = input0[N0, N1, N2].call(`sqrt`);", { { 99, 66, 64 } }), "Sqrt", { 15 }),
-        node(17, kernel("output0[N0, N1, N2] = input0[N0, N1, N2] + input1[N0, N1, N2];", { { 99, 66, 64 }, { 99, 66, 64 } }), "Add", { 16, 12 }),
-        node(18, kernel("output0[N0, N1] = input0[N0, N1 - 0].when(N1 < 64, input1[N0, N1 - 64]) where N1 in 128;", { { 64, 64 }, { 64, 64 } }),
+        node(17,
+            kernel(
+                "output0[N0, N1, N2] = input0[N0, N1, N2] + input1[N0, N1, N2];", { { 99, 66, 64 }, { 99, 66, 64 } }),
+            "Add", { 16, 12 }),
+        node(18,
+            kernel("output0[N0, N1] = input0[N0, N1 - 0].when(N1 < 64, input1[N0, N1 - 64]) where N1 in 128;",
+                { { 64, 64 }, { 64, 64 } }),
             "Concat", { 4, 5 }),
-        node(19, kernel("output0[S0, N, M] +=! input0[S0, N, K] * input1[K, M];", { { 99, 66, 64 }, { 64, 128 } }), "Dot", { 17, 18 }),
-        node(20, kernel("output0[N0, N1, N2] = input0[N0 + 0, N1 + 0, N2 + 64] where N0 in 99 , N1 in 66 , N2 in 64;", { { 99, 66, 128 } }),
+        node(19, kernel("output0[S0, N, M] +=! input0[S0, N, K] * input1[K, M];", { { 99, 66, 64 }, { 64, 128 } }),
+            "Dot", { 17, 18 }),
+        node(20,
+            kernel("output0[N0, N1, N2] = input0[N0 + 0, N1 + 0, N2 + 64] where N0 in 99 , N1 in 66 , N2 in 64;",
+                { { 99, 66, 128 } }),
             "Slice", { 19 }),
-        node(21, kernel("output0[B0, N, M] +=! input0[B0, N, K] * input1[B0, K, M];", { { 396, 66, 16 }, { 396, 16, 66 } }),
+        node(21,
+            kernel("output0[B0, N, M] +=! input0[B0, N, K] * input1[B0, K, M];", { { 396, 66, 16 }, { 396, 16, 66 } }),
             "BatchMatMul", { 20, 6 }),
         node(22, "", "Result", { 21 }),
-        node(25, kernel("output0[N0, N1, N2] = input0[0] where N0 in 396, N1 in 66, N2 in 66;", { { 1 } }), "Broadcast", { 7 }),
-        node(26, kernel("output0[N0, N1, N2] = input0[N0, N1, N2] / input1[N0, N1, N2];", { { 396, 66, 66 }, { 396, 66, 66 } }),
+        node(25, kernel("output0[N0, N1, N2] = input0[0] where N0 in 396, N1 in 66, N2 in 66;", { { 1 } }), "Broadcast",
+            { 7 }),
+        node(26,
+            kernel(
+                "output0[N0, N1, N2] = input0[N0, N1, N2] / input1[N0, N1, N2];", { { 396, 66, 66 }, { 396, 66, 66 } }),
             "Divide", { 21, 25 }),
     });
 }
@@ -101,9 +116,9 @@ struct Summary {
     std::map<OpType, int> byType;
     std::map<std::pair<Dims, OpType>, int> shapes;
     std::size_t distinct = 0;
-    double hbmGiB = 0;        ///< every off-chip input, 2 bytes per element
-    double dotWeightGiB = 0;  ///< off-chip weight operands (input1) of Dot ops
-    double kvGiB = 0;         ///< off-chip inputs of KV BatchMatMuls
+    double hbmGiB = 0; ///< every off-chip input, 2 bytes per element
+    double dotWeightGiB = 0; ///< off-chip weight operands (input1) of Dot ops
+    double kvGiB = 0; ///< off-chip inputs of KV BatchMatMuls
 };
 
 Summary summarize(const std::vector<Op>& ops)
@@ -147,7 +162,10 @@ QStringList words(std::initializer_list<const char*> list)
 }
 
 /// §1.4 figures are printed with two decimals.
-bool nearHundredth(double got, double want) { return std::abs(got - want) <= 0.005 + 1e-9; }
+bool nearHundredth(double got, double want)
+{
+    return std::abs(got - want) <= 0.005 + 1e-9;
+}
 
 } // namespace
 
@@ -178,16 +196,18 @@ void TestArtifactFrontEnd::decodeFragment()
     QVERIFY2(r.ok(), r.error.c_str());
     // GatherV2 dropped (decode), Result/Reshape/Convert/Broadcast/Concat are no ops.
     QCOMPARE(r.ops.size(), std::size_t(8));
-    const std::vector<std::string> names = { "Op_0_Multiply", "Op_1_Dot", "Op_2_Sqrt", "Op_3_Add", "Op_4_Dot", "Op_5_Slice",
-        "Op_6_BatchMatMul", "Op_7_Divide" };
+    const std::vector<std::string> names = { "Op_0_Multiply", "Op_1_Dot", "Op_2_Sqrt", "Op_3_Add", "Op_4_Dot",
+        "Op_5_Slice", "Op_6_BatchMatMul", "Op_7_Divide" };
     for (std::size_t i = 0; i < names.size(); ++i)
         QCOMPARE(r.ops[i].name, names[i]);
 
     const Op& scale = r.ops[0];
-    QCOMPARE(scale.dims, (Dims { 2, 1, 64 }));                        // 99 → batch, 66 → seq 1
-    QCOMPARE(scale.tensors, (Tensors { { { 0 }, { 1 }, { 2 } }, { { 0 }, { 1 }, { 2 } }, { { 2 } } })); // [64] scale stays [64]
-    QCOMPARE(scale.onchip, (std::vector<bool> { true, false }));      // the gather ran just before (flags precede its removal)
-    QCOMPARE(scale.inputIds, (std::vector<std::int64_t> { 9, 2 }));   // the broadcast's source
+    QCOMPARE(scale.dims, (Dims { 2, 1, 64 })); // 99 → batch, 66 → seq 1
+    QCOMPARE(scale.tensors,
+        (Tensors { { { 0 }, { 1 }, { 2 } }, { { 0 }, { 1 }, { 2 } }, { { 2 } } })); // [64] scale stays [64]
+    QCOMPARE(
+        scale.onchip, (std::vector<bool> { true, false })); // the gather ran just before (flags precede its removal)
+    QCOMPARE(scale.inputIds, (std::vector<std::int64_t> { 9, 2 })); // the broadcast's source
     QCOMPARE(scale.type, OpType::Element);
 
     const Op& dot = r.ops[1];
@@ -222,9 +242,9 @@ void TestArtifactFrontEnd::decodeFragment()
 
     const Op& scores = r.ops[7];
     QVERIFY(!scores.kv);
-    QCOMPARE(scores.dims, (Dims { 8, 1, 1 }));                  // not a KV op: both 66 → seq 1
-    QCOMPARE(scores.tensors.size(), std::size_t(2));            // the scalar divisor is deleted ...
-    QCOMPARE(scores.onchip, (std::vector<bool> { true }));      // ... with its flag
+    QCOMPARE(scores.dims, (Dims { 8, 1, 1 })); // not a KV op: both 66 → seq 1
+    QCOMPARE(scores.tensors.size(), std::size_t(2)); // the scalar divisor is deleted ...
+    QCOMPARE(scores.onchip, (std::vector<bool> { true })); // ... with its flag
     QCOMPARE(scores.sourceNode, std::int64_t(26));
 }
 
@@ -275,8 +295,10 @@ void TestArtifactFrontEnd::capacitySplit()
     QFETCH(int, dotCopies);
     QFETCH(qint64, dotOut);
     const std::string text = join({
-        node(1, kernel("output0[S0, N, M] +=! input0[S0, N, K] * input1[K, M];", { { 99, 66, 1024 }, { 1024, 2048 } }), "Dot", { 100, 101 }),
-        node(2, kernel("output0[B0, N, M] +=! input0[B0, N, K] * input1[B0, K, M];", { { 396, 66, 16 }, { 396, 16, 66 } }),
+        node(1, kernel("output0[S0, N, M] +=! input0[S0, N, K] * input1[K, M];", { { 99, 66, 1024 }, { 1024, 2048 } }),
+            "Dot", { 100, 101 }),
+        node(2,
+            kernel("output0[B0, N, M] +=! input0[B0, N, K] * input1[B0, K, M];", { { 396, 66, 16 }, { 396, 16, 66 } }),
             "BatchMatMul", { 1, 102 }),
         node(3, kernel("output0[N0, N1, N2] = input0[N0, N1, N2].call(`sqrt`);", { { 396, 66, 66 } }), "Sqrt", { 2 }),
     });
@@ -323,26 +345,38 @@ void TestArtifactFrontEnd::badInput_data()
     QTest::addColumn<QString>("model");
     QTest::addColumn<QStringList>("mentions");
     const std::string add = "output0[N0] = input0[N0] + input1[N0];";
-    QTest::newRow("not JSON") << "[[1, \"x\", " << "" << words({ "not JSON" });
-    QTest::newRow("not an array") << "{\"nodes\": []}" << "" << words({ "JSON array" });
-    QTest::newRow("3-array") << "[[5, \"\", \"Add\"]]" << "" << words({ "node 5", "4-element" });
-    QTest::newRow("scalar node") << "[[1, \"\", \"Result\", []], 7]" << "" << words({ "entry (1)", "4-element" });
-    QTest::newRow("bad input pair") << "[[3, \"\", \"Relu\", [5]]]" << "" << words({ "node 3", "input 0" });
+    QTest::newRow("not JSON") << "[[1, \"x\", "
+                              << "" << words({ "not JSON" });
+    QTest::newRow("not an array") << "{\"nodes\": []}"
+                                  << "" << words({ "JSON array" });
+    QTest::newRow("3-array") << "[[5, \"\", \"Add\"]]"
+                             << "" << words({ "node 5", "4-element" });
+    QTest::newRow("scalar node") << "[[1, \"\", \"Result\", []], 7]"
+                                 << "" << words({ "entry (1)", "4-element" });
+    QTest::newRow("bad input pair") << "[[3, \"\", \"Relu\", [5]]]"
+                                    << "" << words({ "node 3", "input 0" });
     QTest::newRow("no shape") << QString::fromStdString(join({ node(7,
-        " - einstein_v2(\" " + add + " \", input_dict={ \"input0\" : { \"dtype\" : \"float32\"} , \"input1\" : { \"dtype\" : "
-        "\"float32\", \"shape\" : [4]} }) ", "Add", { 1, 2 }) }))
-                              << "" << words({ "node 7", "input0", "shape" });
+        " - einstein_v2(\" " + add
+            + " \", input_dict={ \"input0\" : { \"dtype\" : \"float32\"} , \"input1\" : { \"dtype\" : "
+              "\"float32\", \"shape\" : [4]} }) ",
+        "Add", { 1, 2 }) })) << ""
+                              << words({ "node 7", "input0", "shape" });
     QTest::newRow("not einstein") << QString::fromStdString(join({ node(8, "garbage", "Add", { 1, 2 }) })) << ""
                                   << words({ "node 8", "einstein_v2" });
-    QTest::newRow("rank mismatch") << QString::fromStdString(join({ node(4, kernel(add, { { 4, 2 }, { 4 } }), "Add", { 1, 2 }) })) << ""
-                                   << words({ "node 4", "input0", "2 dims" });
-    QTest::newRow("input count") << QString::fromStdString(join({ node(6, kernel(add, { { 4 }, { 4 } }), "Add", { 1 }) })) << ""
-                                 << words({ "node 6", "2 inputs" });
-    QTest::newRow("unknown type") << QString::fromStdString(join({ node(9, kernel(add, { { 4 }, { 4 } }), "Pad", { 1, 2 }) })) << ""
-                                  << words({ "node 9", "Pad", "not supported" });
-    QTest::newRow("no extent") << QString::fromStdString(join({ node(2, kernel("output0[N0, N9] = input0[N0];", { { 4 } }), "Relu", { 1 }) }))
+    QTest::newRow("rank mismatch") << QString::fromStdString(
+        join({ node(4, kernel(add, { { 4, 2 }, { 4 } }), "Add", { 1, 2 }) }))
+                                   << "" << words({ "node 4", "input0", "2 dims" });
+    QTest::newRow("input count") << QString::fromStdString(
+        join({ node(6, kernel(add, { { 4 }, { 4 } }), "Add", { 1 }) }))
+                                 << "" << words({ "node 6", "2 inputs" });
+    QTest::newRow("unknown type") << QString::fromStdString(
+        join({ node(9, kernel(add, { { 4 }, { 4 } }), "Pad", { 1, 2 }) }))
+                                  << "" << words({ "node 9", "Pad", "not supported" });
+    QTest::newRow("no extent") << QString::fromStdString(
+        join({ node(2, kernel("output0[N0, N9] = input0[N0];", { { 4 } }), "Relu", { 1 }) }))
                                << "" << words({ "node 2", "N9", "extent" });
-    QTest::newRow("retnet") << "[]" << "retnet" << words({ "retnet", "not supported" });
+    QTest::newRow("retnet") << "[]"
+                            << "retnet" << words({ "retnet", "not supported" });
 }
 
 void TestArtifactFrontEnd::badInput()
@@ -408,8 +442,9 @@ void TestArtifactFrontEnd::corpusTable()
     const ParseResult r = parseCorpus(model.toStdString(), 5888 / split);
     QVERIFY2(r.ok(), r.error.c_str());
     const Summary s = summarize(r.ops);
-    qInfo("%s: %zu ops, %d matmuls, %zu distinct, HBM %.4f GiB (Dot weights %.4f, KV %.4f)", qPrintable(model), r.ops.size(),
-        s.byType.count(OpType::MatMul) ? s.byType.at(OpType::MatMul) : 0, s.distinct, s.hbmGiB, s.dotWeightGiB, s.kvGiB);
+    qInfo("%s: %zu ops, %d matmuls, %zu distinct, HBM %.4f GiB (Dot weights %.4f, KV %.4f)", qPrintable(model),
+        r.ops.size(), s.byType.count(OpType::MatMul) ? s.byType.at(OpType::MatMul) : 0, s.distinct, s.hbmGiB,
+        s.dotWeightGiB, s.kvGiB);
     QCOMPARE(int(r.ops.size()), ops);
     QCOMPARE(s.byType.at(OpType::MatMul), matmuls);
     QVERIFY2(nearHundredth(s.hbmGiB, hbmGiB), qPrintable(QString::number(s.hbmGiB, 'f', 4)));
@@ -421,7 +456,8 @@ void TestArtifactFrontEnd::corpusTable()
         // The id-reusing files: every count and byte total above matches, but 3 of the reference's
         // distinct expressions are not reproduced (we get 44, see the front end's report).
         QCOMPARE(int(s.distinct), distinctGot);
-        QEXPECT_FAIL("", "distinct expressions of the id-reusing files: 44 here, 47 in elk-reference.md §1.4", Continue);
+        QEXPECT_FAIL(
+            "", "distinct expressions of the id-reusing files: 44 here, 47 in elk-reference.md §1.4", Continue);
     }
     QCOMPARE(int(s.distinct), distinct);
 }
@@ -440,13 +476,13 @@ void TestArtifactFrontEnd::llama13Details()
     QCOMPARE(s.byType.size(), std::size_t(5));
     // Per-layer matmul shapes (§1.4), 40 layers each, and the LM head once.
     const std::vector<std::pair<Dims, int>> shapes = {
-        { { 32, 15360, 5120 }, 40 },       // QKV (fused)
-        { { 32, 40, 1, 2048, 128 }, 40 },  // QK^T
-        { { 32, 40, 1, 128, 2048 }, 40 },  // S·V
-        { { 32, 5120, 5120 }, 40 },        // out-proj
-        { { 32, 27648, 5120 }, 40 },       // gate+up (fused)
-        { { 32, 5120, 13824 }, 40 },       // down
-        { { 32, 32000, 5120 }, 1 },        // LM head
+        { { 32, 15360, 5120 }, 40 }, // QKV (fused)
+        { { 32, 40, 1, 2048, 128 }, 40 }, // QK^T
+        { { 32, 40, 1, 128, 2048 }, 40 }, // S·V
+        { { 32, 5120, 5120 }, 40 }, // out-proj
+        { { 32, 27648, 5120 }, 40 }, // gate+up (fused)
+        { { 32, 5120, 13824 }, 40 }, // down
+        { { 32, 32000, 5120 }, 1 }, // LM head
     };
     int listed = 0;
     for (const auto& [dims, count] : shapes) {

@@ -89,8 +89,7 @@ SmallProgram smallProgram(int layers, std::int64_t cores)
 
 } // namespace
 
-class TestArtifactParity : public QObject
-{
+class TestArtifactParity : public QObject {
     Q_OBJECT
 
 private slots:
@@ -237,7 +236,8 @@ private slots:
         }
         QCOMPARE(s.latencyCycles, -s.preload[std::size_t(s.preloadOrder.front())].startCycles);
         QVERIFY2(s.latencyCycles >= hbmFloor * (1 - 1e-9) && s.latencyCycles >= computeFloor * (1 - 1e-9),
-            qPrintable(u"latency %1, HBM floor %2, compute floor %3"_qs.arg(s.latencyCycles).arg(hbmFloor).arg(computeFloor)));
+            qPrintable(
+                u"latency %1, HBM floor %2, compute floor %3"_qs.arg(s.latencyCycles).arg(hbmFloor).arg(computeFloor)));
         // Deterministic: the same inputs give the same schedule, bit for bit.
         const auto again = schedule::artifact::scheduleParity(program.ops, knobs, schedule::Design(design), control);
         QVERIFY(again.schedule);
@@ -265,7 +265,8 @@ private slots:
         NullRunControl control;
         const auto bounded = schedule::artifact::scheduleParity(program.ops, knobs, schedule::Design::ElkFull, control);
         knobs.boundOrderSearch = false;
-        const auto exhaustive = schedule::artifact::scheduleParity(program.ops, knobs, schedule::Design::ElkFull, control);
+        const auto exhaustive
+            = schedule::artifact::scheduleParity(program.ops, knobs, schedule::Design::ElkFull, control);
         QVERIFY2(bounded.schedule && exhaustive.schedule, bounded.error.c_str());
         QCOMPARE(bounded.schedule->latencyCycles, exhaustive.schedule->latencyCycles);
         QCOMPARE(bounded.schedule->preloadOrder, exhaustive.schedule->preloadOrder);
@@ -288,7 +289,8 @@ private slots:
         Expr conv;
         conv.type = partition::artifact::OpType::Conv;
         conv.dims = { 32, 64, 16, 56, 56, 3, 3 };
-        conv.tensors = { { { 0 }, { 1 }, { 3 }, { 4 } }, { { 0 }, { 2 }, { 3, 5 }, { 4, 6 } }, { { 2 }, { 1 }, { 5 }, { 6 } } };
+        conv.tensors
+            = { { { 0 }, { 1 }, { 3 }, { 4 } }, { { 0 }, { 2 }, { 3, 5 }, { 4, 6 } }, { { 2 }, { 1 }, { 5 }, { 6 } } };
         conv.onchip = { true, false };
         const auto plans = partition::artifact::searchExpr(conv, settings, control);
         QVERIFY2(plans.ok(), plans.error.c_str());

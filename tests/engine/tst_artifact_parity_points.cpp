@@ -16,8 +16,7 @@
 
 using namespace elk;
 
-class TestArtifactParityPoints : public QObject
-{
+class TestArtifactParityPoints : public QObject {
     Q_OBJECT
 
 private slots:

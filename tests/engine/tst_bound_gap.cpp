@@ -18,8 +18,8 @@ using namespace elk;
 
 namespace {
 
-run::RunResult runOf(const std::string& model, const std::string& chip, run::Phase phase = run::Phase::Decode,
-    std::int64_t seqLen = 0)
+run::RunResult runOf(
+    const std::string& model, const std::string& chip, run::Phase phase = run::Phase::Decode, std::int64_t seqLen = 0)
 {
     run::RunRequest request;
     request.modelPath = model;

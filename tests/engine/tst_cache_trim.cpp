@@ -66,7 +66,8 @@ std::string queryText(const std::string& path, const std::string& sql)
     sqlite3_open(path.c_str(), &db);
     sqlite3_stmt* statement = nullptr;
     std::string value = "<none>";
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK && sqlite3_step(statement) == SQLITE_ROW)
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK
+        && sqlite3_step(statement) == SQLITE_ROW)
         value = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
     sqlite3_finalize(statement);
     sqlite3_close(db);
@@ -126,8 +127,9 @@ private slots:
         const std::string used = queryText(m_path,
             "SELECT used_utc FROM row_usage WHERE kind = 'run' AND key = '" + run::runSpecHash(m_specs[0]) + "'");
         QCOMPARE(used.size(), std::size_t(20)); // 2026-12-02T20:49:33Z
-        QCOMPARE(queryText(m_path,
-                     "SELECT count(*) FROM row_usage WHERE kind = 'run' AND key = '" + run::runSpecHash(m_specs[1]) + "'"),
+        QCOMPARE(
+            queryText(m_path,
+                "SELECT count(*) FROM row_usage WHERE kind = 'run' AND key = '" + run::runSpecHash(m_specs[1]) + "'"),
             std::string("0"));
     }
 
@@ -147,7 +149,8 @@ private slots:
         execOn(m_path,
             "INSERT OR REPLACE INTO row_usage(kind, key, used_utc) VALUES ('run', '" + run::runSpecHash(m_specs[0])
                 + "', '2026-01-03T00:00:00Z'), ('run', '" + run::runSpecHash(m_specs[1])
-                + "', '2026-01-01T00:00:00Z'), ('run', '" + run::runSpecHash(m_specs[2]) + "', '2026-01-02T00:00:00Z')");
+                + "', '2026-01-01T00:00:00Z'), ('run', '" + run::runSpecHash(m_specs[2])
+                + "', '2026-01-02T00:00:00Z')");
         auto cache = openStore();
         const std::int64_t before = checkpointedBytes(*cache);
         const store::TrimReport report = cache->trim(before - 1024);
@@ -227,8 +230,8 @@ private slots:
         // Summaries are evicted oldest use first: two of the four go.
         for (int p = 0; p < 4; ++p) {
             execOn(path,
-                "INSERT OR REPLACE INTO row_usage(kind, key, used_utc) SELECT 'run', key, '2026-01-0" + std::to_string(p + 1)
-                    + "T00:00:00Z' FROM sweep_points WHERE point_index = " + std::to_string(p));
+                "INSERT OR REPLACE INTO row_usage(kind, key, used_utc) SELECT 'run', key, '2026-01-0"
+                    + std::to_string(p + 1) + "T00:00:00Z' FROM sweep_points WHERE point_index = " + std::to_string(p));
         }
         const std::int64_t perRun = std::stoll(queryText(path, "SELECT max(length(payload)) FROM runs"));
         const store::TrimReport report = opened.store->trim(checkpointedBytes(*opened.store) - perRun - perRun / 2);

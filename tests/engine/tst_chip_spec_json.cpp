@@ -34,14 +34,16 @@ std::string presetText(const char* name)
 }
 
 // Draws values that stress the writer: extremes, signed zero, subnormals, long fractions.
-class SpecMutator
-{
+class SpecMutator {
 public:
-    explicit SpecMutator(std::uint32_t seed) : m_random(seed) { }
+    explicit SpecMutator(std::uint32_t seed)
+        : m_random(seed)
+    {
+    }
 
     int anyInt()
     {
-        static const int special[] = {0, 1, -1, INT_MAX, INT_MIN, 46, 1472};
+        static const int special[] = { 0, 1, -1, INT_MAX, INT_MIN, 46, 1472 };
         if (chance(3))
             return special[pick(std::size(special))];
         return std::uniform_int_distribution<int>(INT_MIN, INT_MAX)(m_random);
@@ -49,7 +51,7 @@ public:
 
     std::int64_t anyInt64()
     {
-        static const std::int64_t special[] = {0, -1, INT64_MAX, INT64_MIN, std::int64_t(1) << 53, 638976};
+        static const std::int64_t special[] = { 0, -1, INT64_MAX, INT64_MIN, std::int64_t(1) << 53, 638976 };
         if (chance(3))
             return special[pick(std::size(special))];
         return std::uniform_int_distribution<std::int64_t>(INT64_MIN, INT64_MAX)(m_random);
@@ -57,8 +59,8 @@ public:
 
     double anyDouble()
     {
-        static const double special[] = {0.0, -0.0, 0.1, 1.0 / 3.0, 5e-324, DBL_MIN, DBL_MAX, -DBL_MAX, 1e21, 5.5,
-                                         1325000000.0, 0.30000000000000004};
+        static const double special[] = { 0.0, -0.0, 0.1, 1.0 / 3.0, 5e-324, DBL_MIN, DBL_MAX, -DBL_MAX, 1e21, 5.5,
+            1325000000.0, 0.30000000000000004 };
         if (chance(3))
             return special[pick(std::size(special))];
         const double mantissa = std::uniform_real_distribution<double>(-10.0, 10.0)(m_random);
@@ -68,51 +70,76 @@ public:
 
     std::string anyText()
     {
-        static const char* const texts[] = {"", "x", "ipu-mk2-hbm", "ünïcødé ✓", "quote \" and back\\slash",
-                                            "tab\tnew\nline", "\x01\x1f control", "/~ pointer chars ~1"};
+        static const char* const texts[] = { "", "x", "ipu-mk2-hbm", "ünïcødé ✓", "quote \" and back\\slash",
+            "tab\tnew\nline", "\x01\x1f control", "/~ pointer chars ~1" };
         return texts[pick(std::size(texts))];
     }
 
-    template <typename Enum, std::size_t N>
-    Enum anyOf(const Enum (&all)[N])
-    {
-        return all[pick(N)];
-    }
+    template <typename Enum, std::size_t N> Enum anyOf(const Enum (&all)[N]) { return all[pick(N)]; }
 
     bool chance(int oneIn) { return pick(std::size_t(oneIn)) == 0; }
 
     void mutate(ChipSpec& spec)
     {
         // Each field changes with probability 1/2, so many combinations of edited and preset values occur.
-        if (chance(2)) spec.name = anyText();
-        if (chance(2)) spec.description = anyText();
-        if (chance(2)) spec.source = anyText();
-        if (chance(2)) spec.chips = anyInt();
-        if (chance(2)) spec.coresPerChip = anyInt();
-        if (chance(2)) spec.sramBytesPerCore = anyInt64();
-        if (chance(2)) spec.sramBandwidthBytesPerCyclePerCore = anyDouble();
-        if (chance(2)) spec.clockHz = anyDouble();
-        if (chance(2)) spec.tileCost.model = anyOf(kAllTileCostModelKinds);
-        if (chance(2)) spec.tileCost.roofline.peakFlopPerCycleFp32 = anyDouble();
-        if (chance(2)) spec.tileCost.roofline.peakFlopPerCycleFp16 = anyDouble();
-        if (chance(2)) spec.tileCost.roofline.peakFlopPerCycleFp8 = anyDouble();
-        if (chance(2)) spec.tileCost.roofline.sramBytesPerCycle = anyDouble();
-        if (chance(2)) spec.tileCost.roofline.opOverheadCycles = anyInt64();
-        if (chance(2)) spec.tileCost.fitted.modelPath = anyText();
-        if (chance(2)) spec.interconnect.topology = anyOf(kAllTopologies);
-        if (chance(2)) spec.interconnect.meshWidth = anyInt();
-        if (chance(2)) spec.interconnect.meshHeight = anyInt();
-        if (chance(2)) spec.interconnect.linkBandwidthGBpsPerCore = anyDouble();
-        if (chance(2)) spec.interconnect.hopLatencyCycles = anyInt64();
-        if (chance(2)) spec.interconnect.syncCostCycles = anyInt64();
-        if (chance(2)) spec.interChip.linkBandwidthGBps = anyDouble();
-        if (chance(2)) spec.interChip.latencyCycles = anyInt64();
-        if (chance(2)) spec.interChip.overheadFactor = anyDouble();
-        if (chance(2)) spec.hbm.stacksPerChip = anyInt();
-        if (chance(2)) spec.hbm.bandwidthGBpsPerStack = anyDouble();
-        if (chance(2)) spec.hbm.capacityGiBPerStack = anyDouble();
-        if (chance(2)) spec.hbm.latencyNs = anyInt64();
-        if (chance(2)) spec.hbm.controllerPlacement = anyOf(kAllControllerPlacements);
+        if (chance(2))
+            spec.name = anyText();
+        if (chance(2))
+            spec.description = anyText();
+        if (chance(2))
+            spec.source = anyText();
+        if (chance(2))
+            spec.chips = anyInt();
+        if (chance(2))
+            spec.coresPerChip = anyInt();
+        if (chance(2))
+            spec.sramBytesPerCore = anyInt64();
+        if (chance(2))
+            spec.sramBandwidthBytesPerCyclePerCore = anyDouble();
+        if (chance(2))
+            spec.clockHz = anyDouble();
+        if (chance(2))
+            spec.tileCost.model = anyOf(kAllTileCostModelKinds);
+        if (chance(2))
+            spec.tileCost.roofline.peakFlopPerCycleFp32 = anyDouble();
+        if (chance(2))
+            spec.tileCost.roofline.peakFlopPerCycleFp16 = anyDouble();
+        if (chance(2))
+            spec.tileCost.roofline.peakFlopPerCycleFp8 = anyDouble();
+        if (chance(2))
+            spec.tileCost.roofline.sramBytesPerCycle = anyDouble();
+        if (chance(2))
+            spec.tileCost.roofline.opOverheadCycles = anyInt64();
+        if (chance(2))
+            spec.tileCost.fitted.modelPath = anyText();
+        if (chance(2))
+            spec.interconnect.topology = anyOf(kAllTopologies);
+        if (chance(2))
+            spec.interconnect.meshWidth = anyInt();
+        if (chance(2))
+            spec.interconnect.meshHeight = anyInt();
+        if (chance(2))
+            spec.interconnect.linkBandwidthGBpsPerCore = anyDouble();
+        if (chance(2))
+            spec.interconnect.hopLatencyCycles = anyInt64();
+        if (chance(2))
+            spec.interconnect.syncCostCycles = anyInt64();
+        if (chance(2))
+            spec.interChip.linkBandwidthGBps = anyDouble();
+        if (chance(2))
+            spec.interChip.latencyCycles = anyInt64();
+        if (chance(2))
+            spec.interChip.overheadFactor = anyDouble();
+        if (chance(2))
+            spec.hbm.stacksPerChip = anyInt();
+        if (chance(2))
+            spec.hbm.bandwidthGBpsPerStack = anyDouble();
+        if (chance(2))
+            spec.hbm.capacityGiBPerStack = anyDouble();
+        if (chance(2))
+            spec.hbm.latencyNs = anyInt64();
+        if (chance(2))
+            spec.hbm.controllerPlacement = anyOf(kAllControllerPlacements);
         if (chance(2)) {
             spec.hbm.controllerCoreIds.resize(pick(6));
             for (int& id : spec.hbm.controllerCoreIds)
@@ -177,8 +204,7 @@ const char* const kTeachingCanonical = R"({
 
 } // namespace
 
-class TestChipSpecJson : public QObject
-{
+class TestChipSpecJson : public QObject {
     Q_OBJECT
 
 private slots:
@@ -211,7 +237,8 @@ private slots:
             mutator.mutate(spec);
             const std::string text = chipSpecToJson(spec);
             const ChipParseResult parsed = chipSpecFromJson(text);
-            QVERIFY2(parsed.ok(), QByteArray(listErrors(parsed.errors) + "\nin\n" + QByteArray::fromStdString(text)).constData());
+            QVERIFY2(parsed.ok(),
+                QByteArray(listErrors(parsed.errors) + "\nin\n" + QByteArray::fromStdString(text)).constData());
             if (!(parsed.spec == spec)) {
                 QCOMPARE(QByteArray::fromStdString(chipSpecToJson(parsed.spec)), QByteArray::fromStdString(text));
                 QFAIL(("specs differ although their JSON is equal:\n" + text).c_str());
@@ -232,7 +259,8 @@ private slots:
         const ChipSpec spec = *findBuiltinPreset("ipu-pod4-hbm");
         const std::string first = chipSpecToJson(spec);
         QCOMPARE(QByteArray::fromStdString(chipSpecToJson(ChipSpec(spec))), QByteArray::fromStdString(first));
-        QCOMPARE(QByteArray::fromStdString(chipSpecToJson(chipSpecFromJson(first).spec)), QByteArray::fromStdString(first));
+        QCOMPARE(
+            QByteArray::fromStdString(chipSpecToJson(chipSpecFromJson(first).spec)), QByteArray::fromStdString(first));
         ChipSpec edited = spec;
         edited.hbm.latencyNs += 1;
         QVERIFY(chipSpecToJson(edited) != first);
@@ -241,8 +269,8 @@ private slots:
     void writesInactiveFields()
     {
         const std::string text = chipSpecToJson(*findBuiltinPreset("ipu-mk2-hbm"));
-        for (const char* key : {"\"roofline\"", "\"fitted\"", "\"modelPath\"", "\"meshWidth\"", "\"meshHeight\"",
-                                "\"controllerCoreIds\"", "\"schema\": \"elk.chip/1\""})
+        for (const char* key : { "\"roofline\"", "\"fitted\"", "\"modelPath\"", "\"meshWidth\"", "\"meshHeight\"",
+                 "\"controllerCoreIds\"", "\"schema\": \"elk.chip/1\"" })
             QVERIFY2(text.find(key) != std::string::npos, key);
         QVERIFY(text.back() == '\n');
     }
@@ -307,8 +335,10 @@ private slots:
         QTest::addColumn<QByteArray>("errorField");
         QTest::addRow("GB/s (SI)") << QByteArray("\"bandwidthGBpsPerStack\": 1000") << 1000.0 << QByteArray();
         // The artifact's --hbm_bw 16000 over 16 stacks: 1000 MiB/ms = 1.048576 TB/s per stack.
-        QTest::addRow("MiB/ms (artifact)") << QByteArray("\"bandwidthMiBPerMsPerStack\": 1000") << 1048.576 << QByteArray();
-        QTest::addRow("both: an error") << QByteArray("\"bandwidthGBpsPerStack\": 1000, \"bandwidthMiBPerMsPerStack\": 1000")
+        QTest::addRow("MiB/ms (artifact)")
+            << QByteArray("\"bandwidthMiBPerMsPerStack\": 1000") << 1048.576 << QByteArray();
+        QTest::addRow("both: an error") << QByteArray(
+            "\"bandwidthGBpsPerStack\": 1000, \"bandwidthMiBPerMsPerStack\": 1000")
                                         << 0.0 << QByteArray("/hbm/bandwidthMiBPerMsPerStack");
         QTest::addRow("MiB/ms as a string") << QByteArray("\"bandwidthMiBPerMsPerStack\": \"1000\"") << 0.0
                                             << QByteArray("/hbm/bandwidthMiBPerMsPerStack");
@@ -362,14 +392,13 @@ private slots:
             << QByteArray("none") << QByteArray() << QByteArray("{\n  \"schema\": \"elk.chip/1\",\n  \"name\" 7\n}")
             << QByteArray("line 3, column 10") << QByteArray("syntax error while parsing object separator");
         QTest::addRow("syntax: trailing comma")
-            << QByteArray("none") << QByteArray() << QByteArray("{\n  \"chips\": 1,\n}") << QByteArray("line 3, column 1")
-            << QByteArray("syntax error");
+            << QByteArray("none") << QByteArray() << QByteArray("{\n  \"chips\": 1,\n}")
+            << QByteArray("line 3, column 1") << QByteArray("syntax error");
         QTest::addRow("syntax: unterminated string")
-            << QByteArray("none") << QByteArray() << QByteArray("{\n\n   \"name\": \"abc") << QByteArray("line 3, column 16")
-            << QByteArray("missing closing quote");
-        QTest::addRow("syntax: empty input")
-            << QByteArray("none") << QByteArray() << QByteArray() << QByteArray("line 1, column 1")
-            << QByteArray("unexpected end of input");
+            << QByteArray("none") << QByteArray() << QByteArray("{\n\n   \"name\": \"abc")
+            << QByteArray("line 3, column 16") << QByteArray("missing closing quote");
+        QTest::addRow("syntax: empty input") << QByteArray("none") << QByteArray() << QByteArray()
+                                             << QByteArray("line 1, column 1") << QByteArray("unexpected end of input");
         QTest::addRow("syntax: number too large for a double")
             << QByteArray("canonical") << QByteArray("\"clockHz\": 1000000000.0") << QByteArray("\"clockHz\": 1e400")
             << QByteArray("line 3, column 14") << QByteArray("number overflow parsing '1e400'");
@@ -381,24 +410,25 @@ private slots:
         QTest::addRow("schema: other version")
             << QByteArray("canonical") << QByteArray("\"elk.chip/1\"") << QByteArray("\"elk.chip/2\"")
             << QByteArray("/schema") << QByteArray("expected \"elk.chip/1\", found string \"elk.chip/2\"");
-        QTest::addRow("schema: missing")
-            << QByteArray("file") << QByteArray("\"schema\": \"elk.chip/1\",") << QByteArray() << QByteArray("/schema")
-            << QByteArray("missing; expected \"elk.chip/1\"");
+        QTest::addRow("schema: missing") << QByteArray("file") << QByteArray("\"schema\": \"elk.chip/1\",")
+                                         << QByteArray() << QByteArray("/schema")
+                                         << QByteArray("missing; expected \"elk.chip/1\"");
         QTest::addRow("schema: not a string")
             << QByteArray("canonical") << QByteArray("\"elk.chip/1\"") << QByteArray("1") << QByteArray("/schema")
             << QByteArray("expected \"elk.chip/1\", found number 1");
 
         // Unknown and duplicate keys.
         QTest::addRow("unknown top-level key")
-            << QByteArray("canonical") << QByteArray("\"chips\": 1,") << QByteArray("\"chips\": 1,\n  \"colour\": \"red\",")
-            << QByteArray("/colour")
+            << QByteArray("canonical") << QByteArray("\"chips\": 1,")
+            << QByteArray("\"chips\": 1,\n  \"colour\": \"red\",") << QByteArray("/colour")
             << QByteArray("unknown key \"colour\"; allowed keys here: schema, name, description, source, chips, "
                           "coresPerChip, sramBytesPerCore, sramBandwidthBytesPerCyclePerCore, clockHz, tileCost, "
                           "interconnect, interChip, hbm");
         QTest::addRow("unknown nested key")
             << QByteArray("canonical") << QByteArray("\"latencyNs\": 100,")
             << QByteArray("\"latencyNs\": 100,\n    \"latencyCycles\": 3,") << QByteArray("/hbm/latencyCycles")
-            << QByteArray("allowed keys here: stacksPerChip, bandwidthGBpsPerStack, bandwidthMiBPerMsPerStack, capacityGiBPerStack, latencyNs, "
+            << QByteArray("allowed keys here: stacksPerChip, bandwidthGBpsPerStack, bandwidthMiBPerMsPerStack, "
+                          "capacityGiBPerStack, latencyNs, "
                           "controllerPlacement, controllerCoreIds");
         QTest::addRow("unknown key in an inactive block")
             << QByteArray("canonical") << QByteArray("\"modelPath\": \"\"")
@@ -407,9 +437,9 @@ private slots:
         QTest::addRow("unknown key with pointer characters")
             << QByteArray("canonical") << QByteArray("\"chips\": 1,") << QByteArray("\"chips\": 1, \"a/b~c\": 0,")
             << QByteArray("/a~1b~0c") << QByteArray("unknown key \"a/b~c\"");
-        QTest::addRow("duplicate key")
-            << QByteArray("canonical") << QByteArray("\"chips\": 1,") << QByteArray("\"chips\": 1,\n  \"chips\": 2,")
-            << QByteArray("/chips") << QByteArray("duplicate key \"chips\"");
+        QTest::addRow("duplicate key") << QByteArray("canonical") << QByteArray("\"chips\": 1,")
+                                       << QByteArray("\"chips\": 1,\n  \"chips\": 2,") << QByteArray("/chips")
+                                       << QByteArray("duplicate key \"chips\"");
         QTest::addRow("duplicate nested key")
             << QByteArray("canonical") << QByteArray("\"meshWidth\": 4,")
             << QByteArray("\"meshWidth\": 4, \"meshWidth\": 4,") << QByteArray("/interconnect/meshWidth")
@@ -440,9 +470,9 @@ private slots:
             << QByteArray("canonical") << QByteArray("\"latencyCycles\": 0,")
             << QByteArray("\"latencyCycles\": -99999999999999999999,") << QByteArray("/interChip/latencyCycles")
             << QByteArray("does not fit in a 64-bit integer");
-        QTest::addRow("number given as a string")
-            << QByteArray("canonical") << QByteArray("\"clockHz\": 1000000000.0,") << QByteArray("\"clockHz\": \"1 GHz\",")
-            << QByteArray("/clockHz") << QByteArray("expected a number, found string \"1 GHz\"");
+        QTest::addRow("number given as a string") << QByteArray("canonical") << QByteArray("\"clockHz\": 1000000000.0,")
+                                                  << QByteArray("\"clockHz\": \"1 GHz\",") << QByteArray("/clockHz")
+                                                  << QByteArray("expected a number, found string \"1 GHz\"");
         QTest::addRow("string given as a number")
             << QByteArray("canonical") << QByteArray("\"name\": \"teaching-mesh-4x4\"") << QByteArray("\"name\": 4")
             << QByteArray("/name") << QByteArray("expected a string, found number 4");
@@ -450,23 +480,24 @@ private slots:
             << QByteArray("canonical") << QByteArray("\"interChip\": {") << QByteArray("\"interChip\": [], \"x\": {")
             << QByteArray("/interChip") << QByteArray("expected an object, found an array");
         QTest::addRow("controller ids not an array")
-            << QByteArray("canonical") << QByteArray("\"controllerCoreIds\": []") << QByteArray("\"controllerCoreIds\": 3")
-            << QByteArray("/hbm/controllerCoreIds") << QByteArray("expected an array of core ids, found number 3");
+            << QByteArray("canonical") << QByteArray("\"controllerCoreIds\": []")
+            << QByteArray("\"controllerCoreIds\": 3") << QByteArray("/hbm/controllerCoreIds")
+            << QByteArray("expected an array of core ids, found number 3");
         QTest::addRow("controller id not an integer")
             << QByteArray("canonical") << QByteArray("\"controllerCoreIds\": []")
             << QByteArray("\"controllerCoreIds\": [1, \"x\"]") << QByteArray("/hbm/controllerCoreIds/1")
             << QByteArray("expected an integer, found string \"x\"");
 
         // Missing fields.
-        QTest::addRow("missing name")
-            << QByteArray("canonical") << QByteArray("\"name\": \"teaching-mesh-4x4\",") << QByteArray()
-            << QByteArray("/name") << QByteArray("missing; this key is required");
+        QTest::addRow("missing name") << QByteArray("canonical") << QByteArray("\"name\": \"teaching-mesh-4x4\",")
+                                      << QByteArray() << QByteArray("/name")
+                                      << QByteArray("missing; this key is required");
         QTest::addRow("missing nested field")
             << QByteArray("canonical") << QByteArray("\"hopLatencyCycles\": 1,") << QByteArray()
             << QByteArray("/interconnect/hopLatencyCycles") << QByteArray("missing; this key is required");
-        QTest::addRow("missing block")
-            << QByteArray("canonical") << QByteArray("\"hbm\": {") << QByteArray("\"hbmX\": {") << QByteArray("/hbm")
-            << QByteArray("missing; this key is required");
+        QTest::addRow("missing block") << QByteArray("canonical") << QByteArray("\"hbm\": {")
+                                       << QByteArray("\"hbmX\": {") << QByteArray("/hbm")
+                                       << QByteArray("missing; this key is required");
         QTest::addRow("missing mesh width for mesh2d")
             << QByteArray("file") << QByteArray("\"meshWidth\": 4,") << QByteArray()
             << QByteArray("/interconnect/meshWidth") << QByteArray("missing");
@@ -489,8 +520,8 @@ private slots:
             << QByteArray("/tileCost/model")
             << QByteArray("unknown value \"ipu-mk3\"; allowed values: \"ipu-mk2\", \"roofline\", \"fitted\"");
         QTest::addRow("unknown topology")
-            << QByteArray("canonical") << QByteArray("\"topology\": \"mesh2d\"") << QByteArray("\"topology\": \"torus\"")
-            << QByteArray("/interconnect/topology")
+            << QByteArray("canonical") << QByteArray("\"topology\": \"mesh2d\"")
+            << QByteArray("\"topology\": \"torus\"") << QByteArray("/interconnect/topology")
             << QByteArray("unknown value \"torus\"; allowed values: \"all-to-all\", \"mesh2d\"");
         QTest::addRow("unknown controller placement")
             << QByteArray("canonical") << QByteArray("\"west-edge\"") << QByteArray("\"north\"")
@@ -498,8 +529,9 @@ private slots:
             << QByteArray("unknown value \"north\"; allowed values: \"spread\", \"west-edge\", \"west-east-edges\", "
                           "\"all-edges\", \"explicit\"");
         QTest::addRow("enum with wrong case")
-            << QByteArray("canonical") << QByteArray("\"topology\": \"mesh2d\"") << QByteArray("\"topology\": \"Mesh2d\"")
-            << QByteArray("/interconnect/topology") << QByteArray("unknown value \"Mesh2d\"");
+            << QByteArray("canonical") << QByteArray("\"topology\": \"mesh2d\"")
+            << QByteArray("\"topology\": \"Mesh2d\"") << QByteArray("/interconnect/topology")
+            << QByteArray("unknown value \"Mesh2d\"");
     }
 
     void reportsErrors()
@@ -526,8 +558,11 @@ private slots:
         QVERIFY(!parsed.ok());
         bool found = false;
         for (const FieldError& error : parsed.errors)
-            found = found || (error.field == field.toStdString() && error.message.find(message.toStdString()) != std::string::npos);
-        QVERIFY2(found, QByteArray("expected " + field + ": ..." + message + "...; got" + listErrors(parsed.errors)).constData());
+            found = found
+                || (error.field == field.toStdString()
+                    && error.message.find(message.toStdString()) != std::string::npos);
+        QVERIFY2(found,
+            QByteArray("expected " + field + ": ..." + message + "...; got" + listErrors(parsed.errors)).constData());
     }
 
     void reportsEveryProblemAtOnce()
@@ -542,9 +577,9 @@ private slots:
         for (const FieldError& error : parsed.errors)
             fields << QString::fromStdString(error.field);
         fields.sort();
-        QCOMPARE(fields, QStringList({QStringLiteral("/chips"), QStringLiteral("/colour"),
-                                      QStringLiteral("/interconnect/hopLatencyCycles"),
-                                      QStringLiteral("/interconnect/topology")}));
+        QCOMPARE(fields,
+            QStringList({ QStringLiteral("/chips"), QStringLiteral("/colour"),
+                QStringLiteral("/interconnect/hopLatencyCycles"), QStringLiteral("/interconnect/topology") }));
     }
 };
 

@@ -47,18 +47,15 @@ std::string file(const std::vector<std::string>& nodes)
     return text + "\n]";
 }
 
-import::ImportOptions dims(std::int64_t batch, std::int64_t seq, std::int64_t kv = 0)
-{
-    import::ImportOptions options;
-    options.dims.batch = batch;
-    options.dims.seqLen = seq;
-    if (kv > 0)
-        options.dims.kvLen = kv;
-    return options;
+import::ImportOptions dims(std::int64_t batch, std::int64_t seq, std::int64_t kv = 0){ import::ImportOptions options;
+options.dims.batch = batch;
+options.dims.seqLen = seq;
+if (kv > 0)
+    options.dims.kvLen = kv;
+return options;
 }
 
-import::ImportResult importText(const std::string& text, const import::ImportOptions& options = dims(2, 3))
-{
+import::ImportResult importText(const std::string& text, const import::ImportOptions& options = dims(2, 3)){
     return import::importEinsteinText(text, "slips.json", options);
 }
 
@@ -199,8 +196,9 @@ private slots:
                 { 102, 4 }),
         }));
         QVERIFY2(result.ok(), problems(result).c_str());
-        QVERIFY(warns(result, "part input1 starts at offset 6 but the parts before it end at 4; the packed weight "
-                              "takes the declared extent 12 of N1"));
+        QVERIFY(warns(result,
+            "part input1 starts at offset 6 but the parts before it end at 4; the packed weight "
+            "takes the declared extent 12 of N1"));
         QCOMPARE(shapeOf(result.graph, "n4"), (Shape { 8, 12 }));
         QCOMPARE(result.graph.tensor(*result.graph.findTensor("n4")).role, model::TensorRole::Weight);
     }
@@ -213,17 +211,20 @@ private slots:
         QTest::addColumn<QList<qint64>>("sliced");
         QTest::addColumn<QString>("warning");
         QTest::addRow("clamped, as gemma2's RoPE slices")
-            << "output0[N0, N1] = input0[N0 + 0, N1 + 0] where N0 in 4, N1 in 8;" << "[4, 6]" << QList<qint64> { 4, 6 }
-            << "N1 in 8 at offset 0 reads past the end of input0 axis 1 (extent 6); clamped to 6, as its reader declares";
+            << "output0[N0, N1] = input0[N0 + 0, N1 + 0] where N0 in 4, N1 in 8;"
+            << "[4, 6]" << QList<qint64> { 4, 6 }
+            << "N1 in 8 at offset 0 reads past the end of input0 axis 1 (extent 6); clamped to 6, as its reader "
+               "declares";
         QTest::addRow("padded, as gemma2's MLP slices")
-            << "output0[N0, N1] = input0[N0 + 0, N1 + 0] where N0 in 4, N1 in 8;" << "[4, 8]" << QList<qint64> { 4, 8 }
+            << "output0[N0, N1] = input0[N0 + 0, N1 + 0] where N0 in 4, N1 in 8;"
+            << "[4, 8]" << QList<qint64> { 4, 8 }
             << "taken as a copy of 6 element(s) from offset 0, zero-padded to the declared 8";
         QTest::addRow("wholly past the end")
-            << "output0[N0, N1] = input0[N0 + 0, N1 + 8] where N0 in 4, N1 in 8;" << "[4, 8]" << QList<qint64> { 4, 8 }
-            << "N1 in 8 at offset 8 reads past the end";
+            << "output0[N0, N1] = input0[N0 + 0, N1 + 8] where N0 in 4, N1 in 8;"
+            << "[4, 8]" << QList<qint64> { 4, 8 } << "N1 in 8 at offset 8 reads past the end";
         QTest::addRow("inside, shifted back")
-            << "output0[N0, N1] = input0[N0 + 0, N1 + 4] where N0 in 4, N1 in 4;" << "[4, 4]" << QList<qint64> { 4, 4 }
-            << "taken as a copy of 4 element(s) from offset 2";
+            << "output0[N0, N1] = input0[N0 + 0, N1 + 4] where N0 in 4, N1 in 4;"
+            << "[4, 4]" << QList<qint64> { 4, 4 } << "taken as a copy of 4 element(s) from offset 2";
     }
 
     void slicePastTheEndTakesItsReadersExtent()
@@ -251,8 +252,8 @@ private slots:
     {
         QTest::addColumn<QString>("slice");
         QTest::addColumn<QList<qint64>>("operand");
-        QTest::addRow("second half of each head") << "output0[N0, N1, N2] = input0[N0 + 0, N1 + 0, N2 + 4] where N2 in 4;"
-                                                  << QList<qint64> { 4, 12 };
+        QTest::addRow("second half of each head")
+            << "output0[N0, N1, N2] = input0[N0 + 0, N1 + 0, N2 + 4] where N2 in 4;" << QList<qint64> { 4, 12 };
         QTest::addRow("first head only") << "output0[N0, N1, N2] = input0[N0 + 0, N1 + 0, N2 + 0] where N1 in 1;"
                                          << QList<qint64> { 4, 8 };
         QTest::addRow("even elements") << "output0[N0, N1, N2] = input0[N0 + 0, N1 + 0, N2 * 2 + 0] where N2 in 4;"
@@ -321,18 +322,15 @@ private slots:
     void decodeMaskOverTheNewTokenIsBroadcast()
     {
         const std::string scores = "output0[B, N, M] +=! input0[B, N, K] * input1[B, M, K];";
-        const auto result = importText(file({
-                                           node(1, "output0[B, S, K] = -input0[B, S, K];", { { "[99, 66, 8]" } },
-                                               "Negative", { 100 }),
-                                           node(2, "output0[B, S, K] = -input0[B, S, K];", { { "[99, 66, 8]" } },
-                                               "Negative", { 101 }),
-                                           node(3, scores, { { "[99, 66, 8]" }, { "[99, 66, 8]" } }, "BatchMatMul",
-                                               { 1, 2 }),
-                                           node(4, "output0[B, M] = -input0[B, M];", { { "[99, 66]" } }, "Negative",
-                                               { 102 }),
-                                           node(5, "output0[B, N, M] = input0[B, N, M] + input1[B, M];",
-                                               { { "[99, 66, 66]" }, { "[99, 66]" } }, "Add", { 3, 4 }),
-                                       }),
+        const auto result = importText(
+            file({
+                node(1, "output0[B, S, K] = -input0[B, S, K];", { { "[99, 66, 8]" } }, "Negative", { 100 }),
+                node(2, "output0[B, S, K] = -input0[B, S, K];", { { "[99, 66, 8]" } }, "Negative", { 101 }),
+                node(3, scores, { { "[99, 66, 8]" }, { "[99, 66, 8]" } }, "BatchMatMul", { 1, 2 }),
+                node(4, "output0[B, M] = -input0[B, M];", { { "[99, 66]" } }, "Negative", { 102 }),
+                node(5, "output0[B, N, M] = input0[B, N, M] + input1[B, M];", { { "[99, 66, 66]" }, { "[99, 66]" } },
+                    "Add", { 3, 4 }),
+            }),
             dims(2, 1, 5));
         QVERIFY2(result.ok(), problems(result).c_str());
         QVERIFY(warns(result, "input1 holds M over the new tokens, which another operand holds over the KV positions"));

@@ -261,12 +261,12 @@ private slots:
                                          << qint64(512);
         QTest::addRow("unequal parts") << u"concat.json"_s << u"Concat.74"_s << int(model::OpKind::Slice) << 2
                                        << qint64(768);
-        QTest::addRow("gather reads 6 rows") << u"gather.json"_s << u"GatherV2.80"_s << int(model::OpKind::Gather)
-                                             << 2 << qint64(408);
+        QTest::addRow("gather reads 6 rows")
+            << u"gather.json"_s << u"GatherV2.80"_s << int(model::OpKind::Gather) << 2 << qint64(408);
         QTest::addRow("strided slice") << u"gather.json"_s << u"Slice.81"_s << int(model::OpKind::Slice) << 1
                                        << qint64(192);
-        QTest::addRow("three-part concat") << u"concat3.json"_s << u"Concat.10"_s << int(model::OpKind::Slice) << 3
-                                           << qint64(128);
+        QTest::addRow("three-part concat")
+            << u"concat3.json"_s << u"Concat.10"_s << int(model::OpKind::Slice) << 3 << qint64(128);
     }
     void dataMovementCountsWhatItMoves()
     {
@@ -479,11 +479,11 @@ private slots:
             << qint64(-1) << qint64(-1) << u"node 4 (Relu), kernel column 57"_s << u"input0 axis 0 has extent 0"_s;
         // A Slice node past the end of its input is an export slip taken with a warning
         // (tst_einstein_export_slips); any other node reading there is refused.
-        QTest::addRow("copy reads past the end")
-            << u"["_s + node(4, u"output0[N] = input0[N + 5] where N in 4;"_s, { u"[6]"_s }, u"Reshape"_s, u"[[1, 0]]"_s)
-                + u"]"_s
-            << qint64(-1) << qint64(-1) << u"node 4 (Reshape), kernel column 38"_s
-            << u"reads 4 element(s) at offset 5, stride 1 from an axis of 6"_s;
+        QTest::addRow("copy reads past the end") << u"["_s
+                + node(4, u"output0[N] = input0[N + 5] where N in 4;"_s, { u"[6]"_s }, u"Reshape"_s, u"[[1, 0]]"_s)
+                + u"]"_s << qint64(-1) << qint64(-1)
+                                                 << u"node 4 (Reshape), kernel column 38"_s
+                                                 << u"reads 4 element(s) at offset 5, stride 1 from an axis of 6"_s;
         QTest::addRow("index extents disagree between inputs")
             << u"["_s
                 + node(4, u"output0[N, M] +=! input0[N, K] * input1[K, M];"_s, { u"[4, 8]"_s, u"[6, 5]"_s }, u"Dot"_s,

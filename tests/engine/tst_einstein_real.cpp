@@ -26,18 +26,18 @@
 //                      gather (the artifact drops GatherV2 in a decode step)
 // Distinct expressions (partition searches) are printed, not compared: we run the scores, mask and
 // softmax over the KV length where the artifact runs them over 1 position, so the sets differ.
-#include "tests/support/compare_near.h"
 #include "engine/import/einstein_importer.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/model/tensor_expr.h"
+#include "tests/support/compare_near.h"
 
 #include <QTest>
 
+#include "tests/support/corpus_main.h"
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
-#include "tests/support/corpus_main.h"
 
 using namespace elk;
 
@@ -115,13 +115,11 @@ Measured measure(const model::Graph& graph)
     return m;
 }
 
-import::ImportOptions decodeStep()
-{
-    import::ImportOptions options;
-    options.dims.batch = 32;
-    options.dims.seqLen = 1;
-    options.dims.kvLen = 2048;
-    return options;
+import::ImportOptions decodeStep(){ import::ImportOptions options;
+options.dims.batch = 32;
+options.dims.seqLen = 1;
+options.dims.kvLen = 2048;
+return options;
 }
 
 } // namespace
@@ -240,7 +238,8 @@ void TestEinsteinReal::matchesTheArtifactParse()
     auto within = [](double theirs) { return 0.01 * theirs + 0.011; };
     ELK_COMPARE_NEAR(m.dotWeightElements / kGiBElements, row.dotWeightsGiB, within(row.dotWeightsGiB));
     ELK_COMPARE_NEAR(m.kvElements / kGiBElements, row.kvGiB, within(row.kvGiB));
-    ELK_COMPARE_NEAR(hbm, row.hbmGiBPerToken - row.otherActivationsGiB, within(row.hbmGiBPerToken - row.otherActivationsGiB));
+    ELK_COMPARE_NEAR(
+        hbm, row.hbmGiBPerToken - row.otherActivationsGiB, within(row.hbmGiBPerToken - row.otherActivationsGiB));
 }
 
 // An encoder has no KV cache: the same file as one pass over 512 tokens.

@@ -44,9 +44,8 @@ private slots:
         QTest::addRow("QKV projection split for later reshapes")
             << matmul({ 32, 3, 40, 2, 64, 5120 }, { { 0, 1, 2, 3, 4 }, { 0, 5 }, { 5, 1, 2, 3, 4 } })
             << matmul({ 32, 15360, 5120 }, { { 0, 1 }, { 0, 2 }, { 2, 1 } });
-        QTest::addRow("decode step's unit sequence dim")
-            << matmul({ 32, 1, 5120, 5120 }, { { 0, 1, 3 }, { 0, 1, 2 }, { 2, 3 } })
-            << matmul({ 32, 5120, 5120 }, { { 0, 2 }, { 0, 1 }, { 1, 2 } });
+        QTest::addRow("decode step's unit sequence dim") << matmul({ 32, 1, 5120, 5120 },
+            { { 0, 1, 3 }, { 0, 1, 2 }, { 2, 3 } }) << matmul({ 32, 5120, 5120 }, { { 0, 2 }, { 0, 1 }, { 1, 2 } });
         QTest::addRow("attention scores keep heads apart from the KV length")
             << matmul({ 32, 40, 2049, 128 }, { { 0, 1, 2 }, { 0, 1, 3 }, { 0, 1, 2, 3 } })
             << matmul({ 1280, 2049, 128 }, { { 0, 1 }, { 0, 2 }, { 0, 1, 2 } });

@@ -50,7 +50,10 @@ Latencies runAll(const std::string& model, const std::string& chip, std::int64_t
     return out;
 }
 
-double of(const Latencies& l, schedule::Design d) { return l.simulated[int(d)]; }
+double of(const Latencies& l, schedule::Design d)
+{
+    return l.simulated[int(d)];
+}
 
 } // namespace
 
@@ -77,9 +80,12 @@ void TestFidelity::artifactPointNearTheHbmBound()
     QVERIFY(l.splitOps > 0); // the KV-cache matmuls run as pipelined parts
     for (schedule::Design d : schedule::kAllDesigns)
         QVERIFY2(of(l, d) >= bound * (1 - 1e-9), schedule::toString(d)); // nothing beats the HBM
-    QVERIFY2(of(l, schedule::Design::ElkDyn) <= 1.08 * bound, QByteArray::number(of(l, schedule::Design::ElkDyn) / bound));
-    QVERIFY2(of(l, schedule::Design::ElkFull) <= 1.08 * bound, QByteArray::number(of(l, schedule::Design::ElkFull) / bound));
-    QVERIFY2(of(l, schedule::Design::Ideal) <= 1.05 * bound, QByteArray::number(of(l, schedule::Design::Ideal) / bound));
+    QVERIFY2(
+        of(l, schedule::Design::ElkDyn) <= 1.08 * bound, QByteArray::number(of(l, schedule::Design::ElkDyn) / bound));
+    QVERIFY2(
+        of(l, schedule::Design::ElkFull) <= 1.08 * bound, QByteArray::number(of(l, schedule::Design::ElkFull) / bound));
+    QVERIFY2(
+        of(l, schedule::Design::Ideal) <= 1.05 * bound, QByteArray::number(of(l, schedule::Design::Ideal) / bound));
 }
 
 void TestFidelity::pod4Ordering_data()

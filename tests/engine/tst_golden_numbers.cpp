@@ -87,8 +87,9 @@ private slots:
     {
         hlo::HloRunOptions options; // 4x-a100-sxm-40gb, roofline, dependency slicing, XLA fusion
         NullRunControl control;
-        const hlo::HloRunResult result = hlo::runHloFile(
-            ELK_TEST_DATA_DIR "/stablehlo/hespas/resnet_50_train_step_4_devices_1024_batch.mlir", options, nullptr, control);
+        const hlo::HloRunResult result
+            = hlo::runHloFile(ELK_TEST_DATA_DIR "/stablehlo/hespas/resnet_50_train_step_4_devices_1024_batch.mlir",
+                options, nullptr, control);
         QVERIFY2(result.ok(), result.errors.empty() ? "stopped" : result.errors.front().c_str());
         std::string text = "# hespas ResNet-50 train step, 4 devices, batch 1024, on " + result.systemName + "\n";
         text += "step_s," + number(result.stepSeconds) + "\ncompute_s," + number(result.computeSeconds) + "\ncomm_s,"

@@ -10,9 +10,9 @@
 
 #include <QTest>
 
+#include "tests/support/compare_near.h"
 #include <algorithm>
 #include <optional>
-#include "tests/support/compare_near.h"
 
 using namespace elk::model;
 using namespace Qt::Literals::StringLiterals;
@@ -228,7 +228,8 @@ private slots:
         QTest::addRow("one op of 16 differs in one layer")
             << repeat(big, 3) + u' ' + oneOff + u' ' + repeat(big, 2) << 0 << 6 << 16 << 0;
         // Two off in 16 is too many for 16-op layers; as 32-op layers (2 of 32) it is within the rule.
-        QTest::addRow("two ops of 16 differ") << repeat(big, 3) + u' ' + twoOff + u' ' + repeat(big, 2) << 0 << 3 << 32 << 0;
+        QTest::addRow("two ops of 16 differ")
+            << repeat(big, 3) + u' ' + twoOff + u' ' + repeat(big, 2) << 0 << 3 << 32 << 0;
         QTest::addRow("one-op layers") << repeat(u"m"_s, 12) << 0 << 12 << 1 << 0;
         QTest::addRow("single op") << u"m"_s << 0 << 1 << 1 << 0;
         QTest::addRow("empty graph") << QString() << 0 << 0 << 0 << 0;

@@ -165,26 +165,30 @@ private slots:
             << "declared shape [2,5] but the operand's axes give [2,4]";
         // A Slice reads a region of its input (the IR has no offsets), never more than the tensor,
         // and writes all of its output.
-        QTest::addRow("slice reads more than its input holds") << GraphChange([](Graph& g) {
-            g = Graph {};
-            const TensorId x = g.addTensor("x", { 2, 3 }, DType::F16, TensorRole::Activation);
-            const TensorId y = g.addTensor("y", { 2, 4 }, DType::F16, TensorRole::Output);
-            g.addInput(x);
-            g.addOutput(y);
-            g.addOp("crop", OpKind::Slice, { { "m", 2 }, { "n", 4 } }, { { y, kMN }, { x, kMN } });
-        }) << 1 << "crop"
-                                                               << "x"
-                                                               << "declared shape [2,3] but the operand's axes give [2,4]";
-        QTest::addRow("slice writes a region of its output") << GraphChange([](Graph& g) {
-            g = Graph {};
-            const TensorId x = g.addTensor("x", { 2, 4 }, DType::F16, TensorRole::Activation);
-            const TensorId y = g.addTensor("y", { 2, 4 }, DType::F16, TensorRole::Output);
-            g.addInput(x);
-            g.addOutput(y);
-            g.addOp("crop", OpKind::Slice, { { "m", 2 }, { "n", 3 } }, { { y, kMN }, { x, kMN } });
-        }) << 1 << "crop"
-                                                             << "y"
-                                                             << "declared shape [2,4] but the operand's axes give [2,3]";
+        QTest::addRow("slice reads more than its input holds")
+            << GraphChange([](Graph& g) {
+                   g = Graph {};
+                   const TensorId x = g.addTensor("x", { 2, 3 }, DType::F16, TensorRole::Activation);
+                   const TensorId y = g.addTensor("y", { 2, 4 }, DType::F16, TensorRole::Output);
+                   g.addInput(x);
+                   g.addOutput(y);
+                   g.addOp("crop", OpKind::Slice, { { "m", 2 }, { "n", 4 } }, { { y, kMN }, { x, kMN } });
+               })
+            << 1 << "crop"
+            << "x"
+            << "declared shape [2,3] but the operand's axes give [2,4]";
+        QTest::addRow("slice writes a region of its output")
+            << GraphChange([](Graph& g) {
+                   g = Graph {};
+                   const TensorId x = g.addTensor("x", { 2, 4 }, DType::F16, TensorRole::Activation);
+                   const TensorId y = g.addTensor("y", { 2, 4 }, DType::F16, TensorRole::Output);
+                   g.addInput(x);
+                   g.addOutput(y);
+                   g.addOp("crop", OpKind::Slice, { { "m", 2 }, { "n", 3 } }, { { y, kMN }, { x, kMN } });
+               })
+            << 1 << "crop"
+            << "y"
+            << "declared shape [2,4] but the operand's axes give [2,3]";
         QTest::addRow("rank mismatch") << GraphChange([](Graph& g) {
             g = Graph {};
             const TensorId x = g.addTensor("x", { 2, 4, 1 }, DType::F16, TensorRole::Activation);

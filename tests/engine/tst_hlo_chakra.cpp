@@ -242,15 +242,15 @@ private slots:
             << QByteArray::fromHex("ff") << QStringLiteral("byte 0: truncated varint");
         QTest::addRow("length past the end")
             << QByteArray::fromHex("0a0a05") << QStringLiteral("byte 0: message length 10 past the end");
-        QTest::addRow("group wire type") << QByteArray::fromHex("020b00")
-                                         << QStringLiteral("byte 0: the first message does not parse as GlobalMetadata");
+        QTest::addRow("group wire type") << QByteArray::fromHex(
+            "020b00") << QStringLiteral("byte 0: the first message does not parse as GlobalMetadata");
         QTest::addRow("varint longer than 10 bytes")
             << QByteArray::fromHex("ffffffffffffffffffffff01") << QStringLiteral("varint longer than 10 bytes");
-        QTest::addRow("node with a truncated attribute") << QByteArray::fromHex("00"
-                                                                                "04"
-                                                                                "5205"
-                                                                                "0a09")
-                                                         << QStringLiteral("byte 1: node 0 does not parse as a Chakra Node");
+        QTest::addRow("node with a truncated attribute") << QByteArray::fromHex(
+            "00"
+            "04"
+            "5205"
+            "0a09") << QStringLiteral("byte 1: node 0 does not parse as a Chakra Node");
     }
     void brokenInput()
     {

@@ -9,13 +9,13 @@
 
 #include <QTest>
 
+#include "tests/support/corpus_main.h"
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
-#include "tests/support/corpus_main.h"
 
 using namespace elk::hlo;
 
@@ -31,7 +31,10 @@ std::string readText(const std::filesystem::path& path)
     return text.str();
 }
 
-bool startsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string& text, const std::string& prefix)
+{
+    return text.rfind(prefix, 0) == 0;
+}
 
 } // namespace
 
@@ -72,9 +75,10 @@ void TestHloCorpus::wholeCorpus()
                 unexpected.push_back(toString(error));
         }
         // The groups that must read completely (import.md §4.10).
-        const bool isTestdataTop = startsWith(relative, "stablehlo-testdata/") && relative.find('/', 19) == std::string::npos;
-        const bool required = startsWith(relative, "hespas/") || isTestdataTop
-            || (startsWith(relative, "tt-mlir/") && !expectsErrors);
+        const bool isTestdataTop
+            = startsWith(relative, "stablehlo-testdata/") && relative.find('/', 19) == std::string::npos;
+        const bool required
+            = startsWith(relative, "hespas/") || isTestdataTop || (startsWith(relative, "tt-mlir/") && !expectsErrors);
         if (required && (!result.errors.empty() || result.modules.empty()))
             unexpected.push_back(relative + ": did not read completely");
         hespas += startsWith(relative, "hespas/") ? 1 : 0;
@@ -133,7 +137,7 @@ void TestHloCorpus::resnetTrainStep()
                 ++allReduces;
                 const auto groups = replicaGroups(op, module);
                 QVERIFY(groups);
-                QCOMPARE(*groups, (std::vector<std::vector<std::int64_t>>{{0, 1, 2, 3}}));
+                QCOMPARE(*groups, (std::vector<std::vector<std::int64_t>> { { 0, 1, 2, 3 } }));
                 QCOMPARE(op.regions.size(), std::size_t(1));
             } else if (op.name == "func.call") {
                 ++calls;
@@ -151,10 +155,11 @@ void TestHloCorpus::resnetTrainStep()
     });
     QVERIFY(first);
     const ConvDimensions dims = convDimensions(*first).value();
-    QCOMPARE(dims.strides, (std::vector<std::int64_t>{2, 2}));
+    QCOMPARE(dims.strides, (std::vector<std::int64_t> { 2, 2 }));
     QCOMPARE(dims.padding.front(), std::make_pair(std::int64_t(3), std::int64_t(3)));
     QCOMPARE(dims.inputFeature, std::int64_t(3));
-    QCOMPARE(QString::fromStdString(toString(first->resultTypes.front())), QStringLiteral("tensor<256x112x112x64xf16>"));
+    QCOMPARE(
+        QString::fromStdString(toString(first->resultTypes.front())), QStringLiteral("tensor<256x112x112x64xf16>"));
 }
 
 ELK_CORPUS_TEST_MAIN(TestHloCorpus, kCorpus)

@@ -838,7 +838,8 @@ module @m attributes {mhlo.num_partitions = 2 : i32} {
         for (const char* sharding : { "", "{replicated}", "{maximal device=0}" })
             QTest::addRow("mhlo.sharding = \"%s\"", sharding) << QString::fromUtf8(R"(
 module @m attributes {mhlo.num_partitions = 2 : i32} {
-  func.func public @main(%arg0: tensor<8x4xf32> {mhlo.sharding = ")" + std::string(sharding) + R"("}) -> tensor<8x4xf32> {
+  func.func public @main(%arg0: tensor<8x4xf32> {mhlo.sharding = ")"
+                + std::string(sharding) + R"("}) -> tensor<8x4xf32> {
     %0 = stablehlo.add %arg0, %arg0 : tensor<8x4xf32>
     return %0 : tensor<8x4xf32>
   }
@@ -884,7 +885,8 @@ module @m {
         QCOMPARE(fused.kernels[0].bytes, (32.0 * 784 + 784.0 * 2048 + 32.0 * 2048) * 4 / 8);
         QCOMPARE(mhloShardCount("{devices=[8,1]<=[8]}"), std::optional<std::int64_t>(8));
         QCOMPARE(mhloShardCount("{devices=[2,1,2]0,1,2,3 last_tile_dim_replicate}"), std::optional<std::int64_t>(2));
-        QCOMPARE(mhloShardCount("{devices=[2,2,2]<=[8] last_tile_dims={manual, replicated}}"), std::optional<std::int64_t>(2));
+        QCOMPARE(mhloShardCount("{devices=[2,2,2]<=[8] last_tile_dims={manual, replicated}}"),
+            std::optional<std::int64_t>(2));
         QCOMPARE(mhloShardCount("{replicated}"), std::optional<std::int64_t>(1));
         QCOMPARE(mhloShardCount("{{devices=[4]<=[4]}, {replicated}}"), std::optional<std::int64_t>(4));
         QVERIFY(!mhloShardCount(""));

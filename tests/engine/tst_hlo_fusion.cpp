@@ -205,7 +205,8 @@ func.func @main(%a: tensor<8x16xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
     // elk re-fuses the inlined ops by its own rules, none charges each op.
     void xlaFusionsAreKeptAsGiven()
     {
-        const auto f = test::flattenText(R"(func.func @main(%a: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<1024xf32> {
+        const auto f
+            = test::flattenText(R"(func.func @main(%a: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = "mhlo.fusion"(%a, %b) ({
   ^bb0(%x: tensor<1024xf32>, %y: tensor<1024xf32>):
     %1 = stablehlo.add %x, %y : tensor<1024xf32>

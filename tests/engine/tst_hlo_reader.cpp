@@ -20,7 +20,10 @@ using namespace elk::hlo;
 
 namespace {
 
-QString q(const std::string& text) { return QString::fromStdString(text); }
+QString q(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
 
 std::string firstError(const ReadResult& result)
 {
@@ -32,7 +35,8 @@ std::string inFunction(const std::string& body)
 {
     return "func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %f: tensor<f32>, %i: tensor<i32>,\n"
            "    %x: tensor<4x8xf32>, %idx: tensor<4x8xi32>, %t: tuple<tensor<f32>, tensor<i32>>, %st: tensor<2xui64>,\n"
-           "    %img: tensor<1x8x8x3xf32>, %ker: tensor<3x3x3x16xf32>, %nchw: tensor<1x3x8x8xf32>, %oihw: tensor<16x3x3x3xf32>) {\n"
+           "    %img: tensor<1x8x8x3xf32>, %ker: tensor<3x3x3x16xf32>, %nchw: tensor<1x3x8x8xf32>, %oihw: "
+           "tensor<16x3x3x3xf32>) {\n"
         + body + "\n  return\n}\n";
 }
 
@@ -90,9 +94,9 @@ std::string attributeText(const Attribute& attribute)
 // "Kind:text" of every token, newLine marked with '^'.
 std::string tokensText(const std::string& text)
 {
-    static const char* const kNames[] = {"EndOfFile", "Error", "BareId", "PercentId", "AtId", "HashId", "BangId", "CaretId",
-        "String", "Integer", "Float", "(", ")", "{", "}", "[", "]", "<", ">", ":", ",", "=", "->", "-", "+", "?", "*", "|",
-        "{-#", "#-}"};
+    static const char* const kNames[] = { "EndOfFile", "Error", "BareId", "PercentId", "AtId", "HashId", "BangId",
+        "CaretId", "String", "Integer", "Float", "(", ")", "{", "}", "[", "]", "<", ">", ":", ",", "=", "->", "-", "+",
+        "?", "*", "|", "{-#", "#-}" };
     mlir::Lexer lexer(text, 0, text.size(), 1, 0);
     std::string out;
     for (int guard = 0; guard < 1000; ++guard) {
@@ -187,19 +191,28 @@ void TestHloReader::lexer_data()
     QTest::addRow("prefixed identifiers") << "%0#1 %arg_3 @main @\"x y\" #loc3 #stablehlo.dot !stablehlo.token ^bb0"
                                           << "PercentId:%0#1 PercentId:%arg_3 AtId:@main AtId:@\"x y\" HashId:#loc3 "
                                              "HashId:#stablehlo.dot BangId:!stablehlo.token CaretId:^bb0";
-    QTest::addRow("numbers") << "0x7FC00000 12 1.5e+03 -2.0 1. inf nan"
-                             << "Integer:0x7FC00000 Integer:12 Float:1.5e+03 - Float:2.0 Float:1. BareId:inf BareId:nan";
+    QTest::addRow("numbers")
+        << "0x7FC00000 12 1.5e+03 -2.0 1. inf nan"
+        << "Integer:0x7FC00000 Integer:12 Float:1.5e+03 - Float:2.0 Float:1. BareId:inf BareId:nan";
     QTest::addRow("punctuation") << "-> : , = ( ) [ ] { } < > ? * | + -"
                                  << "-> : , = ( ) [ ] { } < > ? * | + -";
-    QTest::addRow("strings with escapes") << "\"a\\22b\\\\c\" \"\"" << "String:\"a\\22b\\\\c\" String:\"\"";
-    QTest::addRow("dialect resources") << "{-# dialect_resources: {} #-}" << "{-# BareId:dialect_resources : { } #-}";
-    QTest::addRow("comments and new lines") << "a // comment { [\n  b" << "BareId:a ^BareId:b";
+    QTest::addRow("strings with escapes") << "\"a\\22b\\\\c\" \"\""
+                                          << "String:\"a\\22b\\\\c\" String:\"\"";
+    QTest::addRow("dialect resources") << "{-# dialect_resources: {} #-}"
+                                       << "{-# BareId:dialect_resources : { } #-}";
+    QTest::addRow("comments and new lines") << "a // comment { [\n  b"
+                                            << "BareId:a ^BareId:b";
     QTest::addRow("loc(...) is trivia") << "x loc(\"f\"(\"a.py\":1:2)) y loc(fused[#loc1, \")\"])"
                                         << "BareId:x BareId:y";
-    QTest::addRow("dotted names") << "stablehlo.add func.func f8E4M3FN" << "BareId:stablehlo.add BareId:func.func BareId:f8E4M3FN";
-    QTest::addRow("conv layout") << "[b, 0]x[0, i]->[b, 0]" << "[ BareId:b , Integer:0 ] BareId:x [ Integer:0 , BareId:i ] -> [ BareId:b , Integer:0 ]";
-    QTest::addRow("unterminated string") << "a \"abc" << "BareId:a Error:\"";
-    QTest::addRow("stray byte") << "a \x01" << "BareId:a Error:\x01";
+    QTest::addRow("dotted names") << "stablehlo.add func.func f8E4M3FN"
+                                  << "BareId:stablehlo.add BareId:func.func BareId:f8E4M3FN";
+    QTest::addRow("conv layout")
+        << "[b, 0]x[0, i]->[b, 0]"
+        << "[ BareId:b , Integer:0 ] BareId:x [ Integer:0 , BareId:i ] -> [ BareId:b , Integer:0 ]";
+    QTest::addRow("unterminated string") << "a \"abc"
+                                         << "BareId:a Error:\"";
+    QTest::addRow("stray byte") << "a \x01"
+                                << "BareId:a Error:\x01";
 }
 
 void TestHloReader::lexer()
@@ -216,7 +229,8 @@ void TestHloReader::lexerPositions()
     std::vector<std::string> seen;
     for (mlir::Token token = lexer.next(); token.kind != mlir::TokenKind::EndOfFile; token = lexer.next())
         seen.push_back(std::string(token.text) + "@" + std::to_string(token.line) + ":" + std::to_string(token.column));
-    QCOMPARE(seen, (std::vector<std::string>{"module@1:1", "{@1:8", "%0@2:3", "=@2:6", "\"a\\22\"@2:8", "@f@3:7", "}@4:1"}));
+    QCOMPARE(seen,
+        (std::vector<std::string> { "module@1:1", "{@1:8", "%0@2:3", "=@2:6", "\"a\\22\"@2:8", "@f@3:7", "}@4:1" }));
     QCOMPARE(mlir::unescapeString("\"a\\22b\\\\c\\n\""), std::string("a\"b\\c\n"));
 
     std::vector<std::int64_t> dims;
@@ -224,7 +238,7 @@ void TestHloReader::lexerPositions()
     const std::string shape = "4x?x0x!quant.uniform<i8:f32, 1.0>>";
     mlir::Lexer dimsLexer(shape, 0, shape.size(), 1, 0);
     QCOMPARE(dimsLexer.scanDimensions(dims, errorPos), mlir::Lexer::DimResult::Ok);
-    QCOMPARE(dims, (std::vector<std::int64_t>{4, kDynamicDim, 0}));
+    QCOMPARE(dims, (std::vector<std::int64_t> { 4, kDynamicDim, 0 }));
     QCOMPARE(dimsLexer.next().text, std::string_view("!quant.uniform"));
 }
 
@@ -237,92 +251,199 @@ void TestHloReader::attributes_data()
 
     QTest::addRow("broadcast_in_dim pretty dims → broadcast_dimensions")
         << "%0 = stablehlo.broadcast_in_dim %a, dims = [0, 2] : (tensor<2x3xf32>) -> tensor<2x5x3xf32>"
-        << "stablehlo.broadcast_in_dim" << "broadcast_dimensions" << "[0, 2]";
-    QTest::addRow("broadcast_in_dim generic")
-        << "%0 = \"stablehlo.broadcast_in_dim\"(%a) <{broadcast_dimensions = array<i64: 0, 2>}> : (tensor<2x3xf32>) -> tensor<2x5x3xf32>"
-        << "stablehlo.broadcast_in_dim" << "broadcast_dimensions" << "[0, 2]";
+        << "stablehlo.broadcast_in_dim"
+        << "broadcast_dimensions"
+        << "[0, 2]";
+    QTest::addRow("broadcast_in_dim generic") << "%0 = \"stablehlo.broadcast_in_dim\"(%a) <{broadcast_dimensions = "
+                                                 "array<i64: 0, 2>}> : (tensor<2x3xf32>) -> tensor<2x5x3xf32>"
+                                              << "stablehlo.broadcast_in_dim"
+                                              << "broadcast_dimensions"
+                                              << "[0, 2]";
     QTest::addRow("transpose dims → permutation, trailing dict kept")
-        << "%0 = stablehlo.transpose %a, dims = [1, 0] {xla_shape = \"f32[3,2]{0,1}\"} : (tensor<2x3xf32>) -> tensor<3x2xf32>"
-        << "stablehlo.transpose" << "permutation" << "[1, 0]";
-    QTest::addRow("transpose trailing dict") << "%0 = stablehlo.transpose %a, dims = [1, 0] {xla_shape = \"f32[3,2]{0,1}\"} : (tensor<2x3xf32>) -> tensor<3x2xf32>"
-                                             << "stablehlo.transpose" << "xla_shape" << "f32[3,2]{0,1}";
+        << "%0 = stablehlo.transpose %a, dims = [1, 0] {xla_shape = \"f32[3,2]{0,1}\"} : (tensor<2x3xf32>) -> "
+           "tensor<3x2xf32>"
+        << "stablehlo.transpose"
+        << "permutation"
+        << "[1, 0]";
+    QTest::addRow("transpose trailing dict") << "%0 = stablehlo.transpose %a, dims = [1, 0] {xla_shape = "
+                                                "\"f32[3,2]{0,1}\"} : (tensor<2x3xf32>) -> tensor<3x2xf32>"
+                                             << "stablehlo.transpose"
+                                             << "xla_shape"
+                                             << "f32[3,2]{0,1}";
     QTest::addRow("iota dim → iota_dimension") << "%0 = stablehlo.iota dim = 0 : tensor<20xi32>"
-                                               << "stablehlo.iota" << "iota_dimension" << "0";
+                                               << "stablehlo.iota"
+                                               << "iota_dimension"
+                                               << "0";
     QTest::addRow("concatenate dim → dimension")
         << "%0 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>"
-        << "stablehlo.concatenate" << "dimension" << "1";
+        << "stablehlo.concatenate"
+        << "dimension"
+        << "1";
     QTest::addRow("slice start") << "%0 = stablehlo.slice %a [0:2, 1:3:2] : (tensor<2x3xf32>) -> tensor<2x1xf32>"
-                                 << "stablehlo.slice" << "start_indices" << "[0, 1]";
+                                 << "stablehlo.slice"
+                                 << "start_indices"
+                                 << "[0, 1]";
     QTest::addRow("slice limit") << "%0 = stablehlo.slice %a [0:2, 1:3:2] : (tensor<2x3xf32>) -> tensor<2x1xf32>"
-                                 << "stablehlo.slice" << "limit_indices" << "[2, 3]";
-    QTest::addRow("slice strides default 1") << "%0 = stablehlo.slice %a [0:2, 1:3:2] : (tensor<2x3xf32>) -> tensor<2x1xf32>"
-                                             << "stablehlo.slice" << "strides" << "[1, 2]";
+                                 << "stablehlo.slice"
+                                 << "limit_indices"
+                                 << "[2, 3]";
+    QTest::addRow("slice strides default 1")
+        << "%0 = stablehlo.slice %a [0:2, 1:3:2] : (tensor<2x3xf32>) -> tensor<2x1xf32>"
+        << "stablehlo.slice"
+        << "strides"
+        << "[1, 2]";
     QTest::addRow("slice generic")
-        << "%0 = \"stablehlo.slice\"(%a) <{limit_indices = array<i64: 2, 3>, start_indices = array<i64: 0, 1>, strides = array<i64: 1, 2>}> : (tensor<2x3xf32>) -> tensor<2x1xf32>"
-        << "stablehlo.slice" << "strides" << "[1, 2]";
+        << "%0 = \"stablehlo.slice\"(%a) <{limit_indices = array<i64: 2, 3>, start_indices = array<i64: 0, 1>, strides "
+           "= array<i64: 1, 2>}> : (tensor<2x3xf32>) -> tensor<2x1xf32>"
+        << "stablehlo.slice"
+        << "strides"
+        << "[1, 2]";
     QTest::addRow("dynamic_slice sizes → slice_sizes")
-        << "%0 = stablehlo.dynamic_slice %a, %i, %i, sizes = [1, 2] : (tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<1x2xf32>"
-        << "stablehlo.dynamic_slice" << "slice_sizes" << "[1, 2]";
-    QTest::addRow("pad low") << "%0 = stablehlo.pad %a, %f, low = [0, 1], high = [1, 0], interior = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>"
-                             << "stablehlo.pad" << "edge_padding_low" << "[0, 1]";
-    QTest::addRow("pad high") << "%0 = stablehlo.pad %a, %f, low = [0, 1], high = [1, 0], interior = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>"
-                              << "stablehlo.pad" << "edge_padding_high" << "[1, 0]";
-    QTest::addRow("pad interior") << "%0 = stablehlo.pad %a, %f, low = [0, 1], high = [1, 0], interior = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>"
-                                  << "stablehlo.pad" << "interior_padding" << "[0, 1]";
-    QTest::addRow("pad with negative padding") << "%0 = stablehlo.pad %a, %f, low = [-1, 0], high = [0, 0], interior = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<1x3xf32>"
-                                               << "stablehlo.pad" << "edge_padding_low" << "[-1, 0]";
+        << "%0 = stablehlo.dynamic_slice %a, %i, %i, sizes = [1, 2] : (tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> "
+           "tensor<1x2xf32>"
+        << "stablehlo.dynamic_slice"
+        << "slice_sizes"
+        << "[1, 2]";
+    QTest::addRow("pad low") << "%0 = stablehlo.pad %a, %f, low = [0, 1], high = [1, 0], interior = [0, 1] : "
+                                "(tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>"
+                             << "stablehlo.pad"
+                             << "edge_padding_low"
+                             << "[0, 1]";
+    QTest::addRow("pad high") << "%0 = stablehlo.pad %a, %f, low = [0, 1], high = [1, 0], interior = [0, 1] : "
+                                 "(tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>"
+                              << "stablehlo.pad"
+                              << "edge_padding_high"
+                              << "[1, 0]";
+    QTest::addRow("pad interior") << "%0 = stablehlo.pad %a, %f, low = [0, 1], high = [1, 0], interior = [0, 1] : "
+                                     "(tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>"
+                                  << "stablehlo.pad"
+                                  << "interior_padding"
+                                  << "[0, 1]";
+    QTest::addRow("pad with negative padding") << "%0 = stablehlo.pad %a, %f, low = [-1, 0], high = [0, 0], interior = "
+                                                  "[0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<1x3xf32>"
+                                               << "stablehlo.pad"
+                                               << "edge_padding_low"
+                                               << "[-1, 0]";
     QTest::addRow("reverse dims → dimensions") << "%0 = stablehlo.reverse %a, dims = [0] : tensor<2x3xf32>"
-                                               << "stablehlo.reverse" << "dimensions" << "[0]";
+                                               << "stablehlo.reverse"
+                                               << "dimensions"
+                                               << "[0]";
     QTest::addRow("reduce_precision exponent") << "%0 = stablehlo.reduce_precision %a, format = e5m10 : tensor<2x3xf32>"
-                                               << "stablehlo.reduce_precision" << "exponent_bits" << "5";
+                                               << "stablehlo.reduce_precision"
+                                               << "exponent_bits"
+                                               << "5";
     QTest::addRow("reduce_precision mantissa") << "%0 = stablehlo.reduce_precision %a, format = e5m10 : tensor<2x3xf32>"
-                                               << "stablehlo.reduce_precision" << "mantissa_bits" << "10";
+                                               << "stablehlo.reduce_precision"
+                                               << "mantissa_bits"
+                                               << "10";
     QTest::addRow("compare direction (pretty)")
         << "%0 = stablehlo.compare  LT, %a, %a,  FLOAT : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>"
-        << "stablehlo.compare" << "comparison_direction" << "LT";
+        << "stablehlo.compare"
+        << "comparison_direction"
+        << "LT";
     QTest::addRow("compare type (pretty)")
         << "%0 = stablehlo.compare  LT, %a, %a,  FLOAT : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>"
-        << "stablehlo.compare" << "compare_type" << "FLOAT";
+        << "stablehlo.compare"
+        << "compare_type"
+        << "FLOAT";
     QTest::addRow("compare generic direction")
-        << "%0 = \"stablehlo.compare\"(%a, %a) {comparison_direction = #stablehlo<comparison_direction GE>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>"
-        << "stablehlo.compare" << "comparison_direction" << "#stablehlo<comparison_direction GE>";
-    QTest::addRow("custom_call target") << "%0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = \"{replicated}\"} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-                                        << "stablehlo.custom_call" << "call_target_name" << "Sharding";
-    QTest::addRow("custom_call quoted target") << "%0 = stablehlo.custom_call @\"__cudnn$fmha\"(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-                                               << "stablehlo.custom_call" << "call_target_name" << "__cudnn$fmha";
-    QTest::addRow("custom_call sharding string") << "%0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = \"{replicated}\"} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-                                                 << "stablehlo.custom_call" << "mhlo.sharding" << "{replicated}";
+        << "%0 = \"stablehlo.compare\"(%a, %a) {comparison_direction = #stablehlo<comparison_direction GE>} : "
+           "(tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>"
+        << "stablehlo.compare"
+        << "comparison_direction"
+        << "#stablehlo<comparison_direction GE>";
+    QTest::addRow("custom_call target") << "%0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "
+                                           "\"{replicated}\"} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
+                                        << "stablehlo.custom_call"
+                                        << "call_target_name"
+                                        << "Sharding";
+    QTest::addRow("custom_call quoted target")
+        << "%0 = stablehlo.custom_call @\"__cudnn$fmha\"(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>"
+        << "stablehlo.custom_call"
+        << "call_target_name"
+        << "__cudnn$fmha";
+    QTest::addRow("custom_call sharding string") << "%0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "
+                                                    "\"{replicated}\"} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
+                                                 << "stablehlo.custom_call"
+                                                 << "mhlo.sharding"
+                                                 << "{replicated}";
     QTest::addRow("custom_call backend_config with \\22 escapes")
-        << "%0 = stablehlo.custom_call @tpu_custom_call(%a) {backend_config = \"{\\22k\\22: 1}\"} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-        << "stablehlo.custom_call" << "backend_config" << "{\"k\": 1}";
+        << "%0 = stablehlo.custom_call @tpu_custom_call(%a) {backend_config = \"{\\22k\\22: 1}\"} : (tensor<2x3xf32>) "
+           "-> tensor<2x3xf32>"
+        << "stablehlo.custom_call"
+        << "backend_config"
+        << "{\"k\": 1}";
     QTest::addRow("call callee") << "%0 = call @helper(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-                                 << "func.call" << "callee" << "@helper";
+                                 << "func.call"
+                                 << "callee"
+                                 << "@helper";
     QTest::addRow("func.call callee") << "%0 = func.call @helper(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-                                      << "func.call" << "callee" << "@helper";
-    QTest::addRow("composite name") << "%0 = stablehlo.composite \"jax.my_op\" %a {composite_attributes = {k = 1 : i64}, decomposition = @impl, version = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-                                    << "stablehlo.composite" << "name" << "jax.my_op";
-    QTest::addRow("composite decomposition") << "%0 = stablehlo.composite \"jax.my_op\" %a {composite_attributes = {k = 1 : i64}, decomposition = @impl, version = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-                                             << "stablehlo.composite" << "decomposition" << "@impl";
-    QTest::addRow("rng_bit_generator algorithm") << "%s, %o = stablehlo.rng_bit_generator %st, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<10xui32>)"
-                                                 << "stablehlo.rng_bit_generator" << "rng_algorithm" << "DEFAULT";
-    QTest::addRow("dot_general precision") << "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, HIGHEST] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
-                                           << "stablehlo.dot_general" << "precision_config" << "[DEFAULT, HIGHEST]";
+                                      << "func.call"
+                                      << "callee"
+                                      << "@helper";
+    QTest::addRow("composite name")
+        << "%0 = stablehlo.composite \"jax.my_op\" %a {composite_attributes = {k = 1 : i64}, decomposition = @impl, "
+           "version = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
+        << "stablehlo.composite"
+        << "name"
+        << "jax.my_op";
+    QTest::addRow("composite decomposition")
+        << "%0 = stablehlo.composite \"jax.my_op\" %a {composite_attributes = {k = 1 : i64}, decomposition = @impl, "
+           "version = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>"
+        << "stablehlo.composite"
+        << "decomposition"
+        << "@impl";
+    QTest::addRow("rng_bit_generator algorithm") << "%s, %o = stablehlo.rng_bit_generator %st, algorithm = DEFAULT : "
+                                                    "(tensor<2xui64>) -> (tensor<2xui64>, tensor<10xui32>)"
+                                                 << "stablehlo.rng_bit_generator"
+                                                 << "rng_algorithm"
+                                                 << "DEFAULT";
+    QTest::addRow("dot_general precision")
+        << "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, HIGHEST] : "
+           "(tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
+        << "stablehlo.dot_general"
+        << "precision_config"
+        << "[DEFAULT, HIGHEST]";
     QTest::addRow("dot_general algorithm")
-        << "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 3, allow_imprecise_accumulation = false> : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
-        << "stablehlo.dot_general" << "algorithm"
-        << "#stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 3, allow_imprecise_accumulation = false>";
-    QTest::addRow("get_tuple_element index") << "%0 = stablehlo.get_tuple_element %t[1] : (tuple<tensor<f32>, tensor<i32>>) -> tensor<i32>"
-                                             << "stablehlo.get_tuple_element" << "index" << "1";
+        << "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = tf32, "
+           "rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, "
+           "num_primitive_operations = 3, allow_imprecise_accumulation = false> : (tensor<2x3xf32>, tensor<3x4xf32>) "
+           "-> tensor<2x4xf32>"
+        << "stablehlo.dot_general"
+        << "algorithm"
+        << "#stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, "
+           "lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 3, "
+           "allow_imprecise_accumulation = false>";
+    QTest::addRow("get_tuple_element index")
+        << "%0 = stablehlo.get_tuple_element %t[1] : (tuple<tensor<f32>, tensor<i32>>) -> tensor<i32>"
+        << "stablehlo.get_tuple_element"
+        << "index"
+        << "1";
     QTest::addRow("sharding_constraint") << "%0 = sdy.sharding_constraint %a <@mesh, [{\"x\"}, {}]> : tensor<2x3xf32>"
-                                         << "sdy.sharding_constraint" << "sharding" << "#sdy.sharding<@mesh, [{\"x\"}, {}]>";
+                                         << "sdy.sharding_constraint"
+                                         << "sharding"
+                                         << "#sdy.sharding<@mesh, [{\"x\"}, {}]>";
     QTest::addRow("generic reduce dimensions")
-        << "%0 = \"stablehlo.reduce\"(%x, %f) ({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    %s = stablehlo.add %p, %q : tensor<f32>\n    \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: 1>} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>"
-        << "stablehlo.reduce" << "dimensions" << "[1]";
+        << "%0 = \"stablehlo.reduce\"(%x, %f) ({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    %s = stablehlo.add "
+           "%p, %q : tensor<f32>\n    \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: "
+           "1>} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>"
+        << "stablehlo.reduce"
+        << "dimensions"
+        << "[1]";
     QTest::addRow("attr-dict instead of properties (older printers)")
-        << "%0 = \"stablehlo.gather\"(%x, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1,>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>} : (tensor<4x8xf32>, tensor<4x8xi32>) -> tensor<4x8xf32>"
-        << "stablehlo.gather" << "slice_sizes" << "[1, 8]";
-    QTest::addRow("unit attribute") << "%0 = \"stablehlo.all_reduce\"(%a) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    %s = stablehlo.add %p, %q : tensor<f32>\n    stablehlo.return %s : tensor<f32>\n  }) : (tensor<2x3xf32>) -> tensor<2x3xf32>"
-                                    << "stablehlo.all_reduce" << "replica_groups" << "dense[0, 1]";
+        << "%0 = \"stablehlo.gather\"(%x, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [1], "
+           "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1,>, indices_are_sorted = false, "
+           "slice_sizes = array<i64: 1, 8>} : (tensor<4x8xf32>, tensor<4x8xi32>) -> tensor<4x8xf32>"
+        << "stablehlo.gather"
+        << "slice_sizes"
+        << "[1, 8]";
+    QTest::addRow("unit attribute")
+        << "%0 = \"stablehlo.all_reduce\"(%a) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, "
+           "use_global_device_ids}> ({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    %s = stablehlo.add %p, %q : "
+           "tensor<f32>\n    stablehlo.return %s : tensor<f32>\n  }) : (tensor<2x3xf32>) -> tensor<2x3xf32>"
+        << "stablehlo.all_reduce"
+        << "replica_groups"
+        << "dense[0, 1]";
 }
 
 void TestHloReader::attributes()
@@ -348,10 +469,14 @@ void TestHloReader::types_data()
     QTest::addColumn<double>("bytes");
     QTest::addColumn<bool>("dynamic");
 
-    QTest::addRow("static bf16") << "tensor<4x6xbf16>" << "tensor<4x6xbf16>" << qint64(24) << 48.0 << false;
-    QTest::addRow("scalar") << "tensor<f32>" << "tensor<f32>" << qint64(1) << 4.0 << false;
-    QTest::addRow("zero-size") << "tensor<1x0xi32>" << "tensor<1x0xi32>" << qint64(0) << 0.0 << false;
-    QTest::addRow("dynamic dim counts 1") << "tensor<4x?xbf16>" << "tensor<4x?xbf16>" << qint64(4) << 8.0 << true;
+    QTest::addRow("static bf16") << "tensor<4x6xbf16>"
+                                 << "tensor<4x6xbf16>" << qint64(24) << 48.0 << false;
+    QTest::addRow("scalar") << "tensor<f32>"
+                            << "tensor<f32>" << qint64(1) << 4.0 << false;
+    QTest::addRow("zero-size") << "tensor<1x0xi32>"
+                               << "tensor<1x0xi32>" << qint64(0) << 0.0 << false;
+    QTest::addRow("dynamic dim counts 1") << "tensor<4x?xbf16>"
+                                          << "tensor<4x?xbf16>" << qint64(4) << 8.0 << true;
     QTest::addRow("bounded dynamic") << "tensor<?x?xf32, #stablehlo.bounds<3, ?>>"
                                      << "tensor<?x?xf32, #stablehlo.bounds<3, ?>>" << qint64(3) << 12.0 << true;
     QTest::addRow("old bounds alias") << "tensor<?xf32, #stablehlo.type_extensions<bounds = [5]>>"
@@ -361,22 +486,32 @@ void TestHloReader::types_data()
     QTest::addRow("per-axis quantized") << "tensor<2x3x!quant.uniform<i32:f32:1, {2.0:15, 3.0:14, 1.0:0}>>"
                                         << "tensor<2x3x!quant.uniform<i32:f32:1, {2.0:15, 3.0:14, 1.0:0}>>" << qint64(6)
                                         << 24.0 << false;
-    QTest::addRow("complex") << "tensor<4xcomplex<f32>>" << "tensor<4xcomplex<f32>>" << qint64(4) << 32.0 << false;
-    QTest::addRow("i4 packs two per byte") << "tensor<8xi4>" << "tensor<8xi4>" << qint64(8) << 4.0 << false;
-    QTest::addRow("i1 is a byte") << "tensor<3xi1>" << "tensor<3xi1>" << qint64(3) << 3.0 << false;
-    QTest::addRow("f8") << "tensor<4xf8E4M3FN>" << "tensor<4xf8E4M3FN>" << qint64(4) << 4.0 << false;
-    QTest::addRow("f6 packed") << "tensor<4xf6E2M3FN>" << "tensor<4xf6E2M3FN>" << qint64(4) << 3.0 << false;
-    QTest::addRow("ui64") << "tensor<2xui64>" << "tensor<2xui64>" << qint64(2) << 16.0 << false;
-    QTest::addRow("index elements") << "tensor<2xindex>" << "tensor<2xindex>" << qint64(2) << 16.0 << false;
-    QTest::addRow("tuple") << "tuple<tensor<i32>, tensor<2xf32>>" << "tuple<tensor<i32>, tensor<2xf32>>" << qint64(3)
-                           << 12.0 << false;
-    QTest::addRow("token") << "!stablehlo.token" << "!stablehlo.token" << qint64(0) << 0.0 << false;
-    QTest::addRow("future kept as text") << "!stablehlo.future<tensor<4xf32>>" << "!stablehlo.future<tensor<4xf32>>"
-                                         << qint64(0) << 0.0 << false;
-    QTest::addRow("index kept as text") << "index" << "index" << qint64(0) << 0.0 << false;
-    QTest::addRow("sparse encoding kept") << "tensor<10x20xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>"
-                                          << "tensor<10x20xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>"
-                                          << qint64(200) << 800.0 << false;
+    QTest::addRow("complex") << "tensor<4xcomplex<f32>>"
+                             << "tensor<4xcomplex<f32>>" << qint64(4) << 32.0 << false;
+    QTest::addRow("i4 packs two per byte") << "tensor<8xi4>"
+                                           << "tensor<8xi4>" << qint64(8) << 4.0 << false;
+    QTest::addRow("i1 is a byte") << "tensor<3xi1>"
+                                  << "tensor<3xi1>" << qint64(3) << 3.0 << false;
+    QTest::addRow("f8") << "tensor<4xf8E4M3FN>"
+                        << "tensor<4xf8E4M3FN>" << qint64(4) << 4.0 << false;
+    QTest::addRow("f6 packed") << "tensor<4xf6E2M3FN>"
+                               << "tensor<4xf6E2M3FN>" << qint64(4) << 3.0 << false;
+    QTest::addRow("ui64") << "tensor<2xui64>"
+                          << "tensor<2xui64>" << qint64(2) << 16.0 << false;
+    QTest::addRow("index elements") << "tensor<2xindex>"
+                                    << "tensor<2xindex>" << qint64(2) << 16.0 << false;
+    QTest::addRow("tuple") << "tuple<tensor<i32>, tensor<2xf32>>"
+                           << "tuple<tensor<i32>, tensor<2xf32>>" << qint64(3) << 12.0 << false;
+    QTest::addRow("token") << "!stablehlo.token"
+                           << "!stablehlo.token" << qint64(0) << 0.0 << false;
+    QTest::addRow("future kept as text") << "!stablehlo.future<tensor<4xf32>>"
+                                         << "!stablehlo.future<tensor<4xf32>>" << qint64(0) << 0.0 << false;
+    QTest::addRow("index kept as text") << "index"
+                                        << "index" << qint64(0) << 0.0 << false;
+    QTest::addRow("sparse encoding kept")
+        << "tensor<10x20xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>"
+        << "tensor<10x20xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>"
+        << qint64(200) << 800.0 << false;
 }
 
 void TestHloReader::types()
@@ -404,20 +539,32 @@ void TestHloReader::dotDimensionsForms_data()
     QTest::addColumn<QString>("body");
     QTest::addColumn<QString>("opName");
     QTest::addColumn<QString>("expected");
-    QTest::addRow("pretty contracting only")
-        << "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
-        << "stablehlo.dot_general" << "b[]x[] c[1]x[0]";
+    QTest::addRow("pretty contracting only") << "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+                                                "(tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
+                                             << "stablehlo.dot_general"
+                                             << "b[]x[] c[1]x[0]";
     QTest::addRow("pretty batching + contracting + precision")
-        << "%0 = stablehlo.dot_general %x, %x, batching_dims = [0] x [0], contracting_dims = [1] x [1], precision = [DEFAULT, DEFAULT] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>"
-        << "stablehlo.dot_general" << "b[0]x[0] c[1]x[1]";
+        << "%0 = stablehlo.dot_general %x, %x, batching_dims = [0] x [0], contracting_dims = [1] x [1], precision = "
+           "[DEFAULT, DEFAULT] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>"
+        << "stablehlo.dot_general"
+        << "b[0]x[0] c[1]x[1]";
     QTest::addRow("generic #stablehlo.dot")
-        << "%0 = \"stablehlo.dot_general\"(%x, %x) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>"
-        << "stablehlo.dot_general" << "b[0]x[0] c[1]x[1]";
+        << "%0 = \"stablehlo.dot_general\"(%x, %x) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = "
+           "[0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, "
+           "precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<4x8xf32>, "
+           "tensor<4x8xf32>) -> tensor<4xf32>"
+        << "stablehlo.dot_general"
+        << "b[0]x[0] c[1]x[1]";
     QTest::addRow("generic multi-line with attr-dict")
-        << "%0 = \"stablehlo.dot_general\"(%a, %b) {\n    dot_dimension_numbers = #stablehlo.dot<\n      lhs_contracting_dimensions = [1],\n      rhs_contracting_dimensions = [0]\n    >\n  } : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
-        << "stablehlo.dot_general" << "b[]x[] c[1]x[0]";
-    QTest::addRow("legacy dot") << "%0 = stablehlo.dot %a, %b, precision = [DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
-                                << "stablehlo.dot" << "b[]x[] c[1]x[0]";
+        << "%0 = \"stablehlo.dot_general\"(%a, %b) {\n    dot_dimension_numbers = #stablehlo.dot<\n      "
+           "lhs_contracting_dimensions = [1],\n      rhs_contracting_dimensions = [0]\n    >\n  } : (tensor<2x3xf32>, "
+           "tensor<3x4xf32>) -> tensor<2x4xf32>"
+        << "stablehlo.dot_general"
+        << "b[]x[] c[1]x[0]";
+    QTest::addRow("legacy dot") << "%0 = stablehlo.dot %a, %b, precision = [DEFAULT, DEFAULT] : (tensor<2x3xf32>, "
+                                   "tensor<3x4xf32>) -> tensor<2x4xf32>"
+                                << "stablehlo.dot"
+                                << "b[]x[] c[1]x[0]";
 }
 
 void TestHloReader::dotDimensionsForms()
@@ -440,16 +587,32 @@ void TestHloReader::convDimensionsForms_data()
     QTest::addColumn<QString>("expected");
     const QString nhwc = QStringLiteral("in b0 f3 s[1, 2] | k i2 o3 s[0, 1] | out b0 f3 s[1, 2]");
     QTest::addRow("pretty NHWC/HWIO with window and attr dict")
-        << "%0 = stablehlo.convolution(%img, %ker) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [0, 2]], lhs_dilate = [1, 1], rhs_dilate = [1, 2], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>"
+        << "%0 = stablehlo.convolution(%img, %ker) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = "
+           "{stride = [2, 2], pad = [[1, 1], [0, 2]], lhs_dilate = [1, 1], rhs_dilate = [1, 2], reverse = [false, "
+           "false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = "
+           "[#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x8x8x3xf32>, "
+           "tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>"
         << nhwc + QStringLiteral(" | stride[2, 2] pad(1,1)(0,2) lhs[1, 1] rhs[1, 2] groups 1/1");
     QTest::addRow("pretty NCHW/OIHW, empty window")
-        << "%0 = stablehlo.convolution(%nchw, %oihw) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x6x6xf32>"
-        << "in b0 f1 s[2, 3] | k i1 o0 s[2, 3] | out b0 f1 s[2, 3] | stride[1, 1] pad(0,0)(0,0) lhs[1, 1] rhs[1, 1] groups 1/1";
+        << "%0 = stablehlo.convolution(%nchw, %oihw) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = "
+           "{} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, "
+           "tensor<16x3x3x3xf32>) -> tensor<1x16x6x6xf32>"
+        << "in b0 f1 s[2, 3] | k i1 o0 s[2, 3] | out b0 f1 s[2, 3] | stride[1, 1] pad(0,0)(0,0) lhs[1, 1] rhs[1, 1] "
+           "groups 1/1";
     QTest::addRow("generic layout form")
-        << "%0 = \"stablehlo.convolution\"(%img, %ker) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 3 : i64, lhs_dilation = array<i64: 1, 1>, padding = dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>, rhs_dilation = array<i64: 1, 2>, window_strides = array<i64: 2, 2>}> : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>"
+        << "%0 = \"stablehlo.convolution\"(%img, %ker) <{batch_group_count = 1 : i64, dimension_numbers = "
+           "#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 3 : i64, lhs_dilation = "
+           "array<i64: 1, 1>, padding = dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>, rhs_dilation = array<i64: 1, 2>, "
+           "window_strides = array<i64: 2, 2>}> : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>"
         << nhwc + QStringLiteral(" | stride[2, 2] pad(1,1)(0,2) lhs[1, 1] rhs[1, 2] groups 3/1");
     QTest::addRow("generic raw form, splat padding")
-        << "%0 = \"stablehlo.convolution\"(%img, %ker) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<raw\n      input_batch_dimension = 0,\n      input_feature_dimension = 3,\n      input_spatial_dimensions = [1, 2],\n      kernel_input_feature_dimension = 2,\n      kernel_output_feature_dimension = 3,\n      kernel_spatial_dimensions = [0, 1],\n      output_batch_dimension = 0,\n      output_feature_dimension = 3,\n      output_spatial_dimensions = [1, 2]\n    >, feature_group_count = 1 : i64, padding = dense<2> : tensor<2x2xi64>, window_strides = array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x10x10x16xf32>"
+        << "%0 = \"stablehlo.convolution\"(%img, %ker) {batch_group_count = 1 : i64, dimension_numbers = "
+           "#stablehlo.conv<raw\n      input_batch_dimension = 0,\n      input_feature_dimension = 3,\n      "
+           "input_spatial_dimensions = [1, 2],\n      kernel_input_feature_dimension = 2,\n      "
+           "kernel_output_feature_dimension = 3,\n      kernel_spatial_dimensions = [0, 1],\n      "
+           "output_batch_dimension = 0,\n      output_feature_dimension = 3,\n      output_spatial_dimensions = [1, "
+           "2]\n    >, feature_group_count = 1 : i64, padding = dense<2> : tensor<2x2xi64>, window_strides = "
+           "array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x10x10x16xf32>"
         << nhwc + QStringLiteral(" | stride[1, 1] pad(2,2)(2,2) lhs[1, 1] rhs[1, 1] groups 1/1");
 }
 
@@ -470,36 +633,49 @@ void TestHloReader::replicaGroupsForms_data()
 {
     QTest::addColumn<QString>("groups");
     QTest::addColumn<QString>("expected");
-    QTest::addRow("dense 2x2") << "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>" << "[[0, 1], [2, 3]]";
+    QTest::addRow("dense 2x2") << "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>"
+                               << "[[0, 1], [2, 3]]";
     QTest::addRow("-1 pads ragged groups") << "dense<[[0, 2, 4, -1], [1, 3, 5, 6]]> : tensor<2x4xi64>"
                                            << "[[0, 2, 4], [1, 3, 5, 6]]";
-    QTest::addRow("splat 1x1") << "dense<0> : tensor<1x1xi64>" << "[[0]]";
-    QTest::addRow("scalar dense") << "dense<3> : tensor<i64>" << "[[3]]";
-    QTest::addRow("empty") << "dense<> : tensor<0x0xi64>" << "[]";
-    QTest::addRow("mesh axes x of x=2,y=2") << "#stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = \"x\">]>"
-                                            << "[[0, 2], [1, 3]]";
-    QTest::addRow("mesh axes y of x=2,y=2") << "#stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = \"y\">]>"
-                                            << "[[0, 1], [2, 3]]";
-    QTest::addRow("mesh with device ids") << "#stablehlo.replica_group_mesh_axes<mesh = @perm, axes = [#stablehlo.axis_ref<name = \"x\">]>"
-                                          << "[[0, 1], [2, 3]]";
-    QTest::addRow("minor sub-axis (compact form)")
-        << "#stablehlo.replica_group_mesh_axes<mesh = @m42, axes = [#stablehlo.axis_ref<name = \"x\", sub_axis_info = (1)2>]>"
-        << "[[0, 2], [1, 3], [4, 6], [5, 7]]";
+    QTest::addRow("splat 1x1") << "dense<0> : tensor<1x1xi64>"
+                               << "[[0]]";
+    QTest::addRow("scalar dense") << "dense<3> : tensor<i64>"
+                                  << "[[3]]";
+    QTest::addRow("empty") << "dense<> : tensor<0x0xi64>"
+                           << "[]";
+    QTest::addRow("mesh axes x of x=2,y=2")
+        << "#stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = \"x\">]>"
+        << "[[0, 2], [1, 3]]";
+    QTest::addRow("mesh axes y of x=2,y=2")
+        << "#stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = \"y\">]>"
+        << "[[0, 1], [2, 3]]";
+    QTest::addRow("mesh with device ids")
+        << "#stablehlo.replica_group_mesh_axes<mesh = @perm, axes = [#stablehlo.axis_ref<name = \"x\">]>"
+        << "[[0, 1], [2, 3]]";
+    QTest::addRow("minor sub-axis (compact form)") << "#stablehlo.replica_group_mesh_axes<mesh = @m42, axes = "
+                                                      "[#stablehlo.axis_ref<name = \"x\", sub_axis_info = (1)2>]>"
+                                                   << "[[0, 2], [1, 3], [4, 6], [5, 7]]";
     QTest::addRow("major sub-axis")
-        << "#stablehlo.replica_group_mesh_axes<mesh = @m42, axes = [#stablehlo.axis_ref<name = \"x\", sub_axis_info = #stablehlo.sub_axis_info<pre_size = 2, size = 2>>]>"
+        << "#stablehlo.replica_group_mesh_axes<mesh = @m42, axes = [#stablehlo.axis_ref<name = \"x\", sub_axis_info = "
+           "#stablehlo.sub_axis_info<pre_size = 2, size = 2>>]>"
         << "[[0, 4], [1, 5], [2, 6], [3, 7]]";
-    QTest::addRow("inline mesh") << "#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = \"x\", size = 2>, #stablehlo.mesh_axis<name = \"y\", size = 2>]>, axes = [#stablehlo.axis_ref<name = \"x\">, #stablehlo.axis_ref<name = \"y\">]>"
-                                 << "[[0, 1, 2, 3]]";
+    QTest::addRow("inline mesh")
+        << "#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = \"x\", size "
+           "= 2>, #stablehlo.mesh_axis<name = \"y\", size = 2>]>, axes = [#stablehlo.axis_ref<name = \"x\">, "
+           "#stablehlo.axis_ref<name = \"y\">]>"
+        << "[[0, 1, 2, 3]]";
 }
 
 void TestHloReader::replicaGroupsForms()
 {
     QFETCH(QString, groups);
     QFETCH(QString, expected);
-    const std::string text = "module {\n  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n  sdy.mesh @m42 = <[\"x\"=4, \"y\"=2]>\n"
-                             "  \"sdy.mesh\"() <{mesh = #sdy.mesh<[\"x\"=2, \"y\"=2], device_ids=[0, 2, 1, 3]>, sym_name = \"perm\"}> : () -> ()\n"
-                             "  func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-                             "    %0 = \"stablehlo.all_reduce\"(%a) <{replica_groups = "
+    const std::string text
+        = "module {\n  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n  sdy.mesh @m42 = <[\"x\"=4, \"y\"=2]>\n"
+          "  \"sdy.mesh\"() <{mesh = #sdy.mesh<[\"x\"=2, \"y\"=2], device_ids=[0, 2, 1, 3]>, sym_name = \"perm\"}> : "
+          "() -> ()\n"
+          "  func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+          "    %0 = \"stablehlo.all_reduce\"(%a) <{replica_groups = "
         + groups.toStdString()
         + "}> ({\n    ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n      %s = stablehlo.add %p, %q : tensor<f32>\n"
           "      stablehlo.return %s : tensor<f32>\n    }) : (tensor<4xf32>) -> tensor<4xf32>\n"
@@ -518,10 +694,13 @@ void TestHloReader::replicaGroupsForms()
 void TestHloReader::accessors()
 {
     const std::string text = inFunction(
-        "  %0 = \"stablehlo.collective_permute\"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, "
+        "  %0 = \"stablehlo.collective_permute\"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = "
+        "1>, "
         "source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
-        "  %1 = stablehlo.custom_call @foo(%a) {called_computations = [@callee_foo], api_version = 2 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
-        "  %2 = \"stablehlo.all_gather\"(%a) <{all_gather_dim = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<2x3xf32>) -> tensor<2x6xf32>\n"
+        "  %1 = stablehlo.custom_call @foo(%a) {called_computations = [@callee_foo], api_version = 2 : i32} : "
+        "(tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+        "  %2 = \"stablehlo.all_gather\"(%a) <{all_gather_dim = 1 : i64, replica_groups = dense<[[0, 1]]> : "
+        "tensor<1x2xi64>}> : (tensor<2x3xf32>) -> tensor<2x6xf32>\n"
         "  %3 = stablehlo.compare  EQ, %i, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>");
     const ReadResult result = readHloText(text, "t.mlir");
     QVERIFY2(result.ok(), firstError(result).c_str());
@@ -602,7 +781,7 @@ void TestHloReader::constants()
     QVERIFY(!constantInteger(*constant(4))); // a float's bit pattern, not an integer
     QCOMPARE(constant(5)->attribute("value")->kind, Attribute::Kind::Dense);
     QCOMPARE(constant(5)->attribute("value")->text, std::string("dense_resource"));
-    QCOMPARE(constant(5)->resultTypes.front().dims, std::vector<std::int64_t>{1024});
+    QCOMPARE(constant(5)->resultTypes.front().dims, std::vector<std::int64_t> { 1024 });
     QVERIFY(constant(6)->attribute("value")->denseSplat);
     QCOMPARE(constantInteger(*constant(7)).value_or(-1), std::int64_t(1));
     QVERIFY(constant(8)->attribute("value")->denseSplat);
@@ -611,10 +790,11 @@ void TestHloReader::constants()
     QVERIFY(constant(10)->attribute("value")->denseInts.empty());
     QVERIFY(constant(11)->attribute("value")->denseInts.empty());
     QVERIFY(!constant(11)->attribute("value")->denseSplat);
-    QCOMPARE(constant(11)->resultTypes.front().dims, std::vector<std::int64_t>{6000});
+    QCOMPARE(constant(11)->resultTypes.front().dims, std::vector<std::int64_t> { 6000 });
     QCOMPARE(constantInteger(*findOp(module, "arith.constant")).value_or(-1), std::int64_t(7));
     QCOMPARE(constantInteger(*findOp(module, "sdy.constant")).value_or(-1), std::int64_t(2));
-    QCOMPARE(QString::fromStdString(attributeText(*constant(12)->attribute("value"))), QStringLiteral("dense[1, 2, 3, 4]"));
+    QCOMPARE(
+        QString::fromStdString(attributeText(*constant(12)->attribute("value"))), QStringLiteral("dense[1, 2, 3, 4]"));
     QCOMPARE(QString::fromStdString(attributeText(*constant(13)->attribute("value"))), QStringLiteral("dense[]"));
     QCOMPARE(QString::fromStdString(attributeText(*constant(14)->attribute("value"))), QStringLiteral("dense"));
     QCOMPARE(QString::fromStdString(toString(constant(15)->resultTypes.front())), QStringLiteral("tensor<2xi8>"));
@@ -665,10 +845,10 @@ module @jit_train_step attributes {mhlo.num_partitions = 8 : i32, mhlo.num_repli
     QCOMPARE(module.declaredDeviceCount(), std::int64_t(8));
     QCOMPARE(module.meshes.size(), std::size_t(4));
     QCOMPARE(module.findMesh("mesh")->deviceCount(), std::int64_t(8));
-    QCOMPARE(module.findMesh("mesh")->axes.back(), (MeshAxis{"model", 4}));
-    QCOMPARE(module.findMesh("ids")->deviceIds, (std::vector<std::int64_t>{1, 0}));
+    QCOMPARE(module.findMesh("mesh")->axes.back(), (MeshAxis { "model", 4 }));
+    QCOMPARE(module.findMesh("ids")->deviceIds, (std::vector<std::int64_t> { 1, 0 }));
     QCOMPARE(module.findMesh("empty")->deviceCount(), std::int64_t(1));
-    QCOMPARE(module.findMesh("maximal")->deviceIds, std::vector<std::int64_t>{0});
+    QCOMPARE(module.findMesh("maximal")->deviceIds, std::vector<std::int64_t> { 0 });
     QVERIFY(!module.findMesh("nope"));
 
     QCOMPARE(module.functions.size(), std::size_t(3));
@@ -678,7 +858,8 @@ module @jit_train_step attributes {mhlo.num_partitions = 8 : i32, mhlo.num_repli
     QCOMPARE(main.arguments.size(), std::size_t(2));
     QCOMPARE(module.valueNames[main.arguments[1]], std::string("%arg1"));
     QCOMPARE(main.argumentAttributes[0].front().first, std::string("mhlo.sharding"));
-    QCOMPARE(main.argumentAttributes[0].front().second.text, std::string("{devices=[2,1,4]<=[8] last_tile_dim_replicate}"));
+    QCOMPARE(
+        main.argumentAttributes[0].front().second.text, std::string("{devices=[2,1,4]<=[8] last_tile_dim_replicate}"));
     const Attribute* sdy = findAttribute(main.argumentAttributes[1], "sdy.sharding");
     QVERIFY(sdy);
     QCOMPARE(sdy->kind, Attribute::Kind::Dialect);
@@ -693,7 +874,7 @@ module @jit_train_step attributes {mhlo.num_partitions = 8 : i32, mhlo.num_repli
     QCOMPARE(calleeOf(ops[1]).value_or(""), std::string("mlp"));
     QCOMPARE(ops[2].name, std::string("func.return"));
     QCOMPARE(ops[2].operands, ops[1].results);
-    QCOMPARE(ops[0].location, (SourceLocation{11, 5}));
+    QCOMPARE(ops[0].location, (SourceLocation { 11, 5 }));
 
     const Function* mlp = module.findFunction("mlp");
     QVERIFY(mlp);
@@ -742,7 +923,7 @@ void TestHloReader::valuesAndMultipleResults()
     ReadResult result = readHloText(text, "v.mlir");
     QCOMPARE(result.errors.size(), std::size_t(1));
     QCOMPARE(result.errors.front().message, std::string("use of undefined value %p"));
-    QCOMPARE(result.errors.front().location, (SourceLocation{6, 25}));
+    QCOMPARE(result.errors.front().location, (SourceLocation { 6, 25 }));
 
     std::string fixed = text;
     fixed.replace(fixed.find("%arg0: tensor<5x3xf32>)"), 23, "%arg0: tensor<5x3xf32>, %p: tensor<5x2xi1>)");
@@ -787,7 +968,7 @@ void TestHloReader::reduceForms()
     const ReadResult result = readHloText(text, "r.mlir");
     QVERIFY2(result.ok(), firstError(result).c_str());
     const Module& module = result.modules.front();
-    for (int n : {0, 2}) {
+    for (int n : { 0, 2 }) {
         const Op* reduce = findOp(module, "stablehlo.reduce", n);
         QVERIFY(reduce);
         QCOMPARE(reduce->operands.size(), std::size_t(2));
@@ -811,7 +992,7 @@ void TestHloReader::reduceForms()
     std::vector<std::string> names;
     for (ValueId id : body.arguments)
         names.push_back(module.valueNames[id]);
-    QCOMPARE(names, (std::vector<std::string>{"%ra", "%rb", "%rc", "%rd"}));
+    QCOMPARE(names, (std::vector<std::string> { "%ra", "%rb", "%rc", "%rd" }));
     QCOMPARE(body.ops.size(), std::size_t(3));
 }
 
@@ -839,7 +1020,7 @@ void TestHloReader::whileForms()
     const ReadResult result = readHloText(text, "w.mlir");
     QVERIFY2(result.ok(), firstError(result).c_str());
     const Module& module = result.modules.front();
-    for (int n : {0, 1}) {
+    for (int n : { 0, 1 }) {
         const Op* loop = findOp(module, "stablehlo.while", n);
         QVERIFY(loop);
         QCOMPARE(loop->operands.size(), std::size_t(2));
@@ -898,7 +1079,8 @@ void TestHloReader::manualComputation()
     QCOMPARE(QString::fromStdString(toString(manual->resultTypes.front())), QStringLiteral("tensor<16x32xf32>"));
     const Op* allReduce = findOp(module, "stablehlo.all_reduce");
     QCOMPARE(allReduce->operands.front(), body.arguments.front());
-    QCOMPARE(QString::fromStdString(groupsText(replicaGroups(*allReduce, module).value())), QStringLiteral("[[0, 1], [2, 3]]"));
+    QCOMPARE(QString::fromStdString(groupsText(replicaGroups(*allReduce, module).value())),
+        QStringLiteral("[[0, 1], [2, 3]]"));
     QCOMPARE(allReduce->attribute("use_global_device_ids")->kind, Attribute::Kind::Unit);
     QCOMPARE(module.declaredDeviceCount(), std::int64_t(8));
 }
@@ -935,7 +1117,8 @@ void TestHloReader::otherPrettyForms()
     QCOMPARE(customCallTarget(ops[7]).value_or(""), std::string("check.expect_close"));
     const Attribute* ragged = ops[8].attribute("ragged_dot_dimension_numbers");
     QVERIFY(ragged && ragged->field("lhs_ragged_dimensions"));
-    QCOMPARE(QString::fromStdString(join(intList(*ragged->field("lhs_contracting_dimensions")).value())), QStringLiteral("[1]"));
+    QCOMPARE(QString::fromStdString(join(intList(*ragged->field("lhs_contracting_dimensions")).value())),
+        QStringLiteral("[1]"));
     QCOMPARE(ops[9].name, std::string("sdy.all_slice"));
     QCOMPARE(ops[9].attribute("out_sharding")->text, std::string("sdy.sharding"));
     QCOMPARE(ops[10].resultTypes.front().kind, TypeKind::Token);
@@ -950,9 +1133,10 @@ void TestHloReader::otherPrettyForms()
 void TestHloReader::genericUnknownDialect()
 {
     // Any well-formed generic op parses, whatever its dialect; in pretty form it is refused.
-    const std::string text = inFunction("  %0:2 = \"mydialect.frobnicate\"(%a, %i) <{level = 3 : i64}> ({\n"
-                                        "  ^bb0(%z: tensor<f32>):\n    \"mydialect.yield\"(%z) : (tensor<f32>) -> ()\n"
-                                        "  }) {tag = \"x\"} : (tensor<2x3xf32>, tensor<i32>) -> (tensor<2x3xf32>, !mydialect.thing<4>)");
+    const std::string text
+        = inFunction("  %0:2 = \"mydialect.frobnicate\"(%a, %i) <{level = 3 : i64}> ({\n"
+                     "  ^bb0(%z: tensor<f32>):\n    \"mydialect.yield\"(%z) : (tensor<f32>) -> ()\n"
+                     "  }) {tag = \"x\"} : (tensor<2x3xf32>, tensor<i32>) -> (tensor<2x3xf32>, !mydialect.thing<4>)");
     const ReadResult result = readHloText(text, "g.mlir");
     QVERIFY2(result.ok(), firstError(result).c_str());
     const Op* op = findOp(result.modules.front(), "mydialect.frobnicate");
@@ -973,18 +1157,25 @@ void TestHloReader::printerForms_data()
     QTest::addColumn<QString>("attribute");
     QTest::addColumn<int>("operands");
     QTest::addRow("operand list on the next line") << "%0 = stablehlo.add\n      %a, %a : tensor<2x3xf32>"
-                                                   << "stablehlo.add" << "" << 2;
-    QTest::addRow("operands over several lines") << "%0 = stablehlo.dot_general %a,\n      %b,\n contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
-                                                 << "stablehlo.dot_general" << "" << 2;
+                                                   << "stablehlo.add"
+                                                   << "" << 2;
+    QTest::addRow("operands over several lines") << "%0 = stablehlo.dot_general %a,\n      %b,\n contracting_dims = "
+                                                    "[1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>"
+                                                 << "stablehlo.dot_general"
+                                                 << "" << 2;
     QTest::addRow("constant with a properties dictionary")
         << "%0 = stablehlo.constant() <{value = dense<1.000000e+00> : tensor<4xf32>}> : () -> tensor<4xf32>"
-        << "stablehlo.constant" << "value" << 0;
+        << "stablehlo.constant"
+        << "value" << 0;
     QTest::addRow("attribute dictionary after the type")
-        << "%0 = stablehlo.add %a, %a : tensor<2x3xf32> {mhlo.frontend_attributes = {x = \"y\"}}" << "stablehlo.add"
+        << "%0 = stablehlo.add %a, %a : tensor<2x3xf32> {mhlo.frontend_attributes = {x = \"y\"}}"
+        << "stablehlo.add"
         << "mhlo.frontend_attributes" << 2;
     QTest::addRow("attribute dictionary after a function type")
-        << "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32> {tag = 1 : i64}"
-        << "stablehlo.dot_general" << "tag" << 2;
+        << "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> "
+           "tensor<2x4xf32> {tag = 1 : i64}"
+        << "stablehlo.dot_general"
+        << "tag" << 2;
 }
 
 void TestHloReader::printerForms()
@@ -994,7 +1185,8 @@ void TestHloReader::printerForms()
     QFETCH(QString, attribute);
     QFETCH(int, operands);
     // The next statement starts right after, so a misread boundary would show.
-    const ReadResult result = readHloText(inFunction("  " + body.toStdString() + "\n  %9 = stablehlo.add %f, %f : tensor<f32>"), "p.mlir");
+    const ReadResult result
+        = readHloText(inFunction("  " + body.toStdString() + "\n  %9 = stablehlo.add %f, %f : tensor<f32>"), "p.mlir");
     QVERIFY2(result.ok(), firstError(result).c_str());
     const Op* found = findOp(result.modules.front(), op.toStdString());
     QVERIFY(found);
@@ -1007,12 +1199,13 @@ void TestHloReader::printerForms()
 void TestHloReader::genericTopLevelFunction()
 {
     // A generic-form "func.func" at module level is a function (it was parsed and dropped).
-    const std::string text = "\"func.func\"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = \"main\","
-                             " sym_visibility = \"public\"}> ({\n"
-                             "^bb0(%arg0: tensor<4xf32>):\n"
-                             "  %0 = \"stablehlo.add\"(%arg0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
-                             "  \"func.return\"(%0) : (tensor<4xf32>) -> ()\n"
-                             "}) : () -> ()\n";
+    const std::string text
+        = "\"func.func\"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = \"main\","
+          " sym_visibility = \"public\"}> ({\n"
+          "^bb0(%arg0: tensor<4xf32>):\n"
+          "  %0 = \"stablehlo.add\"(%arg0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+          "  \"func.return\"(%0) : (tensor<4xf32>) -> ()\n"
+          "}) : () -> ()\n";
     const ReadResult result = readHloText(text, "g.mlir");
     QVERIFY2(result.ok(), firstError(result).c_str());
     QCOMPARE(result.modules.front().functions.size(), std::size_t(1));
@@ -1026,7 +1219,8 @@ void TestHloReader::genericTopLevelFunction()
     // Without a name it is an error at the op.
     const ReadResult unnamed = readHloText("\"func.func\"() ({\n}) : () -> ()\n", "u.mlir");
     QVERIFY(!unnamed.errors.empty());
-    QCOMPARE(toString(unnamed.errors.front()), std::string("u.mlir:1:1: generic 'func.func' without a string 'sym_name'"));
+    QCOMPARE(
+        toString(unnamed.errors.front()), std::string("u.mlir:1:1: generic 'func.func' without a string 'sym_name'"));
 }
 
 void TestHloReader::onlyCommentsIsNoModule_data()
@@ -1064,7 +1258,7 @@ void TestHloReader::splitFile()
     QCOMPARE(result.modules.size(), std::size_t(2));
     QCOMPARE(result.modules[0].functions.front().name, std::string("one"));
     QCOMPARE(result.modules[1].functions.front().name, std::string("three"));
-    QCOMPARE(result.modules[1].functions.front().location, (SourceLocation{11, 1}));
+    QCOMPARE(result.modules[1].functions.front().location, (SourceLocation { 11, 1 }));
     QCOMPARE(result.errors.size(), std::size_t(1));
     QCOMPARE(toString(result.errors.front()), std::string("split.mlir:7:26: use of undefined value %nope"));
     QVERIFY(!result.ok());
@@ -1078,63 +1272,76 @@ void TestHloReader::badInput_data()
     QTest::addColumn<QString>("message");
 
     const std::string head = "func.func @f(%a: tensor<f32>) -> tensor<f32> {\n";
-    QTest::addRow("binary garbage") << QString::fromLatin1("\x7f" "ELF\x02\x01\x01") << 1 << 1
-                                    << "unexpected character '\\x7f'";
+    QTest::addRow("binary garbage") << QString::fromLatin1("\x7f"
+                                                           "ELF\x02\x01\x01")
+                                    << 1 << 1 << "unexpected character '\\x7f'";
     QTest::addRow("truncated mid-op") << q(head + "  %0 = stablehlo.add %a, ") << 2 << 26
                                       << "expected ':' and the result types of 'stablehlo.add', found end of file";
-    QTest::addRow("truncated mid-type") << "func.func @f(%a: tensor<4x" << 1 << 27 << "expected element type, found end of file";
-    QTest::addRow("truncated mid-string") << "module attributes {a = \"abc" << 1 << 24
-                                          << "expected '\"' to close the string, found end of file";
-    QTest::addRow("truncated generic op") << q(head + "  %0 = \"stablehlo.add\"(%a, %a) : (tensor<f32>, tensor<f32>) ->") << 2
-                                          << 63 << "expected type, found end of file";
-    QTest::addRow("unbalanced braces (missing })") << q(head + "  return %a : tensor<f32>\n") << 3 << 1
-                                                   << "expected '}' to close the region, found end of file";
-    QTest::addRow("unbalanced braces (extra })") << q(head + "  return %a : tensor<f32>\n}\n}\n") << 4 << 1
-                                                 << "expected 'module' or 'func.func', found '}'";
-    QTest::addRow("unbalanced parens") << q(head + "  %0 = \"stablehlo.add\"(%a, %a : (tensor<f32>, tensor<f32>) -> tensor<f32>\n")
+    QTest::addRow("truncated mid-type") << "func.func @f(%a: tensor<4x" << 1 << 27
+                                        << "expected element type, found end of file";
+    QTest::addRow("truncated mid-string")
+        << "module attributes {a = \"abc" << 1 << 24 << "expected '\"' to close the string, found end of file";
+    QTest::addRow("truncated generic op")
+        << q(head + "  %0 = \"stablehlo.add\"(%a, %a) : (tensor<f32>, tensor<f32>) ->") << 2 << 63
+        << "expected type, found end of file";
+    QTest::addRow("unbalanced braces (missing })")
+        << q(head + "  return %a : tensor<f32>\n") << 3 << 1 << "expected '}' to close the region, found end of file";
+    QTest::addRow("unbalanced braces (extra })")
+        << q(head + "  return %a : tensor<f32>\n}\n}\n") << 4 << 1 << "expected 'module' or 'func.func', found '}'";
+    QTest::addRow("unbalanced parens") << q(
+        head + "  %0 = \"stablehlo.add\"(%a, %a : (tensor<f32>, tensor<f32>) -> tensor<f32>\n")
                                        << 2 << 31 << "expected ',' or ')' in the operand list, found ':'";
-    QTest::addRow("unbalanced module brace") << "module {\n  func.func @f() {\n    return\n  }\n" << 5 << 1
-                                             << "expected '}' to close the module, found end of file";
-    QTest::addRow("unknown element type") << "func.func @f(%a: tensor<4xfoo>) {\n  return\n}\n" << 1 << 27
-                                          << "expected element type, found 'foo'";
-    QTest::addRow("dims without element type") << "func.func @f(%a: tensor<4x>) {\n  return\n}\n" << 1 << 27
-                                               << "expected element type, found '>'";
-    QTest::addRow("dimension without x") << "func.func @f(%a: tensor<4>) {\n  return\n}\n" << 1 << 26
-                                         << "expected 'x' after a dimension, found '>'";
-    QTest::addRow("not a type") << "func.func @f(%a: tensr<4xf32>) {\n  return\n}\n" << 1 << 18
-                                << "expected type, found 'tensr'";
-    QTest::addRow("unknown dialect in pretty form") << q(head + "  %0 = foo.bar %a : tensor<f32>\n  return %0 : tensor<f32>\n}\n")
-                                                    << 2 << 8
-                                                    << "unknown op 'foo.bar' in pretty form; only the generic form is accepted for unknown ops";
+    QTest::addRow("unbalanced module brace") << "module {\n  func.func @f() {\n    return\n  }\n"
+                                             << 5 << 1 << "expected '}' to close the module, found end of file";
+    QTest::addRow("unknown element type") << "func.func @f(%a: tensor<4xfoo>) {\n  return\n}\n"
+                                          << 1 << 27 << "expected element type, found 'foo'";
+    QTest::addRow("dims without element type") << "func.func @f(%a: tensor<4x>) {\n  return\n}\n"
+                                               << 1 << 27 << "expected element type, found '>'";
+    QTest::addRow("dimension without x") << "func.func @f(%a: tensor<4>) {\n  return\n}\n"
+                                         << 1 << 26 << "expected 'x' after a dimension, found '>'";
+    QTest::addRow("not a type") << "func.func @f(%a: tensr<4xf32>) {\n  return\n}\n"
+                                << 1 << 18 << "expected type, found 'tensr'";
+    QTest::addRow("unknown dialect in pretty form")
+        << q(head + "  %0 = foo.bar %a : tensor<f32>\n  return %0 : tensor<f32>\n}\n") << 2 << 8
+        << "unknown op 'foo.bar' in pretty form; only the generic form is accepted for unknown ops";
     QTest::addRow("absurd shape (overflows int64)")
-        << "func.func @f(%a: tensor<99999999999x99999999999x99999999999xf32>) {\n  return\n}\n" << 1 << 18
-        << "absurd shape tensor<99999999999x99999999999x99999999999xf32>: its element count overflows int64";
+        << "func.func @f(%a: tensor<99999999999x99999999999x99999999999xf32>) {\n  return\n}\n"
+        << 1 << 18 << "absurd shape tensor<99999999999x99999999999x99999999999xf32>: its element count overflows int64";
     QTest::addRow("absurd shape (over the limit)")
         << q(head + "  %0 = stablehlo.constant dense<0.0> : tensor<1000000x1000000x1000xf32>\n") << 2 << 40
-        << "absurd shape tensor<1000000x1000000x1000xf32>: 1000000000000000 elements, more than the limit of 281474976710656";
-    QTest::addRow("dimension overflows int64") << "func.func @f(%a: tensor<99999999999999999999xf32>) {\n  return\n}\n" << 1
-                                               << 25 << "dimension does not fit in int64";
-    QTest::addRow("undefined value") << q(head + "  %0 = stablehlo.add %a, %b : tensor<f32>\n  return %0 : tensor<f32>\n}\n")
+        << "absurd shape tensor<1000000x1000000x1000xf32>: 1000000000000000 elements, more than the limit of "
+           "281474976710656";
+    QTest::addRow("dimension overflows int64") << "func.func @f(%a: tensor<99999999999999999999xf32>) {\n  return\n}\n"
+                                               << 1 << 25 << "dimension does not fit in int64";
+    QTest::addRow("undefined value") << q(
+        head + "  %0 = stablehlo.add %a, %b : tensor<f32>\n  return %0 : tensor<f32>\n}\n")
                                      << 2 << 26 << "use of undefined value %b";
-    QTest::addRow("value used outside its region")
-        << q(head + "  %0 = \"stablehlo.reduce\"(%a, %a) ({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    \"stablehlo.return\"(%p) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64>} : (tensor<f32>, tensor<f32>) -> tensor<f32>\n  return %p : tensor<f32>\n}\n")
-        << 6 << 10 << "use of undefined value %p";
-    QTest::addRow("result count mismatch") << q(head + "  %0:2 = \"stablehlo.add\"(%a, %a) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n")
-                                           << 2 << 3 << "'stablehlo.add' defines 2 result(s) but its type lists 1";
+    QTest::addRow("value used outside its region") << q(head
+        + "  %0 = \"stablehlo.reduce\"(%a, %a) ({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    "
+          "\"stablehlo.return\"(%p) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64>} : (tensor<f32>, tensor<f32>) "
+          "-> tensor<f32>\n  return %p : tensor<f32>\n}\n")
+                                                   << 6 << 10 << "use of undefined value %p";
+    QTest::addRow("result count mismatch")
+        << q(head + "  %0:2 = \"stablehlo.add\"(%a, %a) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n") << 2 << 3
+        << "'stablehlo.add' defines 2 result(s) but its type lists 1";
     QTest::addRow("missing = after results") << q(head + "  %0 stablehlo.add %a, %a : tensor<f32>\n") << 2 << 6
                                              << "expected '=' after the results, found 'stablehlo.add'";
-    QTest::addRow("function without name") << "func.func (%a: tensor<f32>) {\n}\n" << 1 << 11
-                                           << "expected function name '@...', found '('";
+    QTest::addRow("function without name") << "func.func (%a: tensor<f32>) {\n}\n"
+                                           << 1 << 11 << "expected function name '@...', found '('";
     QTest::addRow("unterminated loc") << q(head + "  return %a : tensor<f32> loc(\"x\"\n}\n") << 2 << 27
                                       << "expected ')' to close 'loc(', found '}'";
-    QTest::addRow("unterminated dialect attribute") << q(head + "  %0 = \"stablehlo.add\"(%a, %a) {x = #stablehlo.dot<lhs = [1]} : () -> ()\n}\n")
-                                                    << 2 << 51 << "expected '>' to close this '<', found '}'";
-    QTest::addRow("bad dense literal") << q(head + "  %0 = stablehlo.constant dense<[1, @x]> : tensor<2xi32>\n") << 2 << 37
-                                       << "expected a dense element value, found '@x'";
-    QTest::addRow("generic op without type") << q(head + "  %0 = \"stablehlo.add\"(%a, %a)\n  return %0 : tensor<f32>\n}\n") << 3
-                                             << 3 << "expected ':' and the op's function type, found 'return'";
+    QTest::addRow("unterminated dialect attribute")
+        << q(head + "  %0 = \"stablehlo.add\"(%a, %a) {x = #stablehlo.dot<lhs = [1]} : () -> ()\n}\n") << 2 << 51
+        << "expected '>' to close this '<', found '}'";
+    QTest::addRow("bad dense literal") << q(head + "  %0 = stablehlo.constant dense<[1, @x]> : tensor<2xi32>\n") << 2
+                                       << 37 << "expected a dense element value, found '@x'";
+    QTest::addRow("generic op without type")
+        << q(head + "  %0 = \"stablehlo.add\"(%a, %a)\n  return %0 : tensor<f32>\n}\n") << 3 << 3
+        << "expected ':' and the op's function type, found 'return'";
     QTest::addRow("bad mesh") << "sdy.mesh @m = <[\"x\"=two]>\n" << 1 << 21 << "expected an integer, found 'two'";
-    QTest::addRow("while without do") << q(head + "  %0 = stablehlo.while(%it = %a) : tensor<f32>\n  cond {\n    stablehlo.return %it : tensor<f32>\n  }\n  return %0 : tensor<f32>\n}\n")
+    QTest::addRow("while without do") << q(head
+        + "  %0 = stablehlo.while(%it = %a) : tensor<f32>\n  cond {\n    stablehlo.return %it : tensor<f32>\n  }\n  "
+          "return %0 : tensor<f32>\n}\n")
                                       << 6 << 3 << "expected 'do' region of the while loop, found 'return'";
 }
 
@@ -1202,11 +1409,11 @@ void TestHloReader::deepNesting()
         text = "func.func @f(%a: tensor<f32>) {\n  %0 = stablehlo.add " + std::string(depth, '(') + "%a"
             + std::string(depth, ')') + " : tensor<f32>\n  return\n}\n";
     } else if (kind == QLatin1String("densecomplex")) {
-        text = "func.func @f() {\n  %0 = stablehlo.constant dense<" + std::string(depth, '(') + "1" + std::string(depth, ')')
-            + "> : tensor<complex<f32>>\n  return\n}\n";
+        text = "func.func @f() {\n  %0 = stablehlo.constant dense<" + std::string(depth, '(') + "1"
+            + std::string(depth, ')') + "> : tensor<complex<f32>>\n  return\n}\n";
     } else {
-        text = "func.func @f() {\n  %0 = stablehlo.constant dense<" + std::string(depth, '[') + "1" + std::string(depth, ']')
-            + "> : tensor<1xi32>\n  return\n}\n";
+        text = "func.func @f() {\n  %0 = stablehlo.constant dense<" + std::string(depth, '[') + "1"
+            + std::string(depth, ']') + "> : tensor<1xi32>\n  return\n}\n";
     }
     const ReadResult result = readHloText(text, "deep.mlir");
     QCOMPARE(result.errors.size(), std::size_t(1));
@@ -1296,7 +1503,7 @@ void TestHloReader::readFile()
     const ReadResult binary = readHloFile(path.toStdString());
     QCOMPARE(binary.errors.size(), std::size_t(1));
     QCOMPARE(binary.errors.front().message, std::string("not a text file: NUL byte"));
-    QCOMPARE(binary.errors.front().location, (SourceLocation{2, 3}));
+    QCOMPARE(binary.errors.front().location, (SourceLocation { 2, 3 }));
     std::remove(path.toLocal8Bit().constData());
 
     const std::string fixture = std::string(ELK_TEST_DATA_DIR) + "/stablehlo/hespas/convolution.mlir";
@@ -1320,12 +1527,12 @@ void TestHloReader::typeHelpers()
     QCOMPARE(elementBytes("foo"), 0.0);
 
     Type huge;
-    huge.dims = {std::int64_t(1) << 40, std::int64_t(1) << 40};
+    huge.dims = { std::int64_t(1) << 40, std::int64_t(1) << 40 };
     huge.elementType = "f32";
     QCOMPARE(elementCount(huge), std::numeric_limits<std::int64_t>::max()); // saturates
     Type bounded;
-    bounded.dims = {kDynamicDim, 4};
-    bounded.bounds = {16, kDynamicDim};
+    bounded.dims = { kDynamicDim, 4 };
+    bounded.bounds = { 16, kDynamicDim };
     bounded.elementType = "f16";
     QCOMPARE(elementCount(bounded), std::int64_t(64));
     QCOMPARE(typeBytes(bounded), 128.0);
@@ -1333,9 +1540,9 @@ void TestHloReader::typeHelpers()
     Module module;
     QVERIFY(!module.entry());
     QCOMPARE(module.declaredDeviceCount(), std::int64_t(1));
-    Mesh a{"a", {{"x", 2}, {"y", 4}}, {}};
-    Mesh b{"b", {{"x", 16}}, {}};
-    module.meshes = {a, b};
+    Mesh a { "a", { { "x", 2 }, { "y", 4 } }, {} };
+    Mesh b { "b", { { "x", 16 } }, {} };
+    module.meshes = { a, b };
     QCOMPARE(module.declaredDeviceCount(), std::int64_t(16)); // the largest mesh
     Attribute replicas;
     replicas.kind = Attribute::Kind::Integer;

@@ -50,8 +50,7 @@ module @m {
 
 } // namespace
 
-class TestHloRun : public QObject
-{
+class TestHloRun : public QObject {
     Q_OBJECT
 
 private slots:
@@ -60,7 +59,8 @@ private slots:
     // (100 FLOPs → 1 s; 3 × 400 bytes → 24 s).
     void rooflineArithmetic()
     {
-        const Module module = parse(R"(func.func @main(%a: tensor<10x10xf32>, %b: tensor<10x10xf32>) -> tensor<10x10xf32> {
+        const Module module
+            = parse(R"(func.func @main(%a: tensor<10x10xf32>, %b: tensor<10x10xf32>) -> tensor<10x10xf32> {
             %0 = stablehlo.add %a, %b : tensor<10x10xf32>
             return %0 : tensor<10x10xf32>
           })");
@@ -84,11 +84,12 @@ private slots:
         HloRunOptions options;
         options.system = "4x-a100-sxm-40gb";
         NullRunControl control;
-        const HloRunResult result = runHloFile(QString(kHespas + u"/jax_example.mlir"_s).toStdString(), options, nullptr, control);
+        const HloRunResult result
+            = runHloFile(QString(kHespas + u"/jax_example.mlir"_s).toStdString(), options, nullptr, control);
         QVERIFY2(result.ok(), result.errors.empty() ? "stopped" : result.errors.front().c_str());
         const QJsonObject root = json(result);
-        for (const char* key : { "module", "ops", "unknown_ops", "regions", "compute_s", "comm_s", "exposed_comm_s",
-                 "step_s", "cache" })
+        for (const char* key :
+            { "module", "ops", "unknown_ops", "regions", "compute_s", "comm_s", "exposed_comm_s", "step_s", "cache" })
             QVERIFY2(root.contains(QLatin1String(key)), key);
         const QJsonArray regions = root[u"regions"_s].toArray();
         QCOMPARE(regions.size(), qsizetype(result.regions.size()));
@@ -117,7 +118,8 @@ private slots:
         ELK_COMPARE_NEAR(result.computeSeconds + result.exposedCommSeconds, result.stepSeconds, 1e-12);
         QVERIFY(result.fusedBytes <= result.unfusedBytes);
         // Determinism: the same inputs give the same report, byte for byte.
-        const HloRunResult again = runHloFile(QString(kHespas + u"/jax_example.mlir"_s).toStdString(), options, nullptr, control);
+        const HloRunResult again
+            = runHloFile(QString(kHespas + u"/jax_example.mlir"_s).toStdString(), options, nullptr, control);
         QCOMPARE(hloRunToJson(again), hloRunToJson(result));
     }
 
@@ -226,7 +228,8 @@ private slots:
     // `?` dims are never silently 1: refused with where they are, or bound with --dim ?=N.
     void dynamicDimsAreBoundOrRefused()
     {
-        const Module module = parse(R"(func.func @main(%a: tensor<?x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<?x4096xf32> {
+        const Module module
+            = parse(R"(func.func @main(%a: tensor<?x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<?x4096xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x4096xf32>, tensor<4096x4096xf32>) -> tensor<?x4096xf32>
   return %0 : tensor<?x4096xf32>
 })");
@@ -262,7 +265,8 @@ private slots:
             if (kernel.estimator == "icca:ipu-mk2-hbm") {
                 simulated = true;
                 // Never faster than the chip's peak (about 250 TFLOP/s fp16 for 1,472 tiles).
-                QVERIFY2(kernel.flops / kernel.seconds < 1e15, qPrintable(QString::number(kernel.flops / kernel.seconds)));
+                QVERIFY2(
+                    kernel.flops / kernel.seconds < 1e15, qPrintable(QString::number(kernel.flops / kernel.seconds)));
             }
             if (kernel.estimator == "icca:ipu-mk2-hbm/streaming")
                 streamed = true; // the gather has no Graph IR form
@@ -274,7 +278,8 @@ private slots:
     // A convolution (NHWC/HWIO, padded) lowers to a windowed Conv expression and is simulated.
     void iccaConvolution()
     {
-        const Module module = parse(R"(func.func @main(%x: tensor<8x28x28x64xf16>, %w: tensor<3x3x64x128xf16>) -> tensor<8x28x28x128xf16> {
+        const Module module = parse(
+            R"(func.func @main(%x: tensor<8x28x28x64xf16>, %w: tensor<3x3x64x128xf16>) -> tensor<8x28x28x128xf16> {
             %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x28x28x64xf16>, tensor<3x3x64x128xf16>) -> tensor<8x28x28x128xf16>
             return %0 : tensor<8x28x28x128xf16>
           })");
@@ -298,7 +303,8 @@ private slots:
         QTest::addRow("unknown estimator") << u"4x-a100-sxm-40gb"_s << u"magic"_s << u"unknown estimator 'magic'"_s;
         QTest::addRow("missing table") << u"4x-a100-sxm-40gb"_s << u"table:/no/such.csv"_s << u"table:/no/such.csv"_s;
         QTest::addRow("unknown ICCA chip") << u"4x-a100-sxm-40gb"_s << u"icca:no-such-chip"_s << u"icca:no-such-chip"_s;
-        QTest::addRow("unknown design") << u"4x-a100-sxm-40gb"_s << u"icca:ipu-mk2-hbm,design=fast"_s << u"unknown design 'fast'"_s;
+        QTest::addRow("unknown design") << u"4x-a100-sxm-40gb"_s << u"icca:ipu-mk2-hbm,design=fast"_s
+                                        << u"unknown design 'fast'"_s;
     }
 
     void badInput()
@@ -321,12 +327,14 @@ private slots:
         const QString path = dir.path() + u"/bad.mlir"_s;
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a : tensor<4xf32 }\n}\n");
+        file.write(
+            "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a : tensor<4xf32 }\n}\n");
         file.close();
         NullRunControl control;
         const HloRunResult result = runHloFile(path.toStdString(), {}, nullptr, control);
         QVERIFY(!result.ok());
-        QVERIFY2(QString::fromStdString(result.errors.front()).startsWith(path + u":2:"_s), result.errors.front().c_str());
+        QVERIFY2(
+            QString::fromStdString(result.errors.front()).startsWith(path + u":2:"_s), result.errors.front().c_str());
     }
 };
 

@@ -11,8 +11,7 @@
 
 using namespace elk::hlo;
 
-class TestHloValidate : public QObject
-{
+class TestHloValidate : public QObject {
     Q_OBJECT
 
 private slots:
@@ -37,11 +36,16 @@ private slots:
     {
         QTest::addColumn<QString>("csv");
         QTest::addColumn<QString>("expected");
-        QTest::addRow("no header column") << "workload,system\nx,y\n" << "t.csv: line 1: expected a header with a 'measured_s' column";
-        QTest::addRow("not a number") << "workload,system,measured_s\na,b,fast\n" << "t.csv: line 2: measured_s: expected seconds > 0, found 'fast'";
-        QTest::addRow("zero seconds") << "# c\nworkload,system,measured_s\na,b,0\n" << "t.csv: line 3: measured_s: expected seconds > 0, found '0'";
-        QTest::addRow("missing system") << "workload,system,measured_s\na,,1\n" << "t.csv: line 2: expected a workload and a system";
-        QTest::addRow("empty file") << "" << "t.csv: expected a header row";
+        QTest::addRow("no header column") << "workload,system\nx,y\n"
+                                          << "t.csv: line 1: expected a header with a 'measured_s' column";
+        QTest::addRow("not a number") << "workload,system,measured_s\na,b,fast\n"
+                                      << "t.csv: line 2: measured_s: expected seconds > 0, found 'fast'";
+        QTest::addRow("zero seconds") << "# c\nworkload,system,measured_s\na,b,0\n"
+                                      << "t.csv: line 3: measured_s: expected seconds > 0, found '0'";
+        QTest::addRow("missing system") << "workload,system,measured_s\na,,1\n"
+                                        << "t.csv: line 2: expected a workload and a system";
+        QTest::addRow("empty file") << ""
+                                    << "t.csv: expected a header row";
     }
 
     void badReferences()
@@ -100,7 +104,9 @@ private slots:
                                                        "w,h100,0.5\n"
                                                        "w,h200,0.4\n",
             "t.csv");
-        const Predictor predict = [](const ReferenceRow& row, double) -> Prediction { return { row.measuredSeconds, "" }; };
+        const Predictor predict = [](const ReferenceRow& row, double) -> Prediction {
+            return { row.measuredSeconds, "" };
+        };
         const LineageOf lineage = [](const std::string& system) -> std::optional<SystemLineage> {
             if (system == "tpu")
                 return SystemLineage { "Google TPU", 3 };
@@ -119,7 +125,8 @@ private slots:
     // need an efficiency above 1 is clamped.
     void noRowsNoMapeAndFitLimits()
     {
-        const ReferenceTable table = parseReferenceCsv("workload,system,measured_s\na,fit,2.0\nb,fit,8.0\nc,other,1.0\n", "t.csv");
+        const ReferenceTable table
+            = parseReferenceCsv("workload,system,measured_s\na,fit,2.0\nb,fit,8.0\nc,other,1.0\n", "t.csv");
         const Predictor none = [](const ReferenceRow&, double) -> Prediction { return { std::nullopt, "no module" }; };
         const ValidationReport empty = validateAgainst(table, none);
         QVERIFY(!empty.mapePercent.has_value());

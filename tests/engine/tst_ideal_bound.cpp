@@ -28,8 +28,8 @@ void TestIdealBound::idealIsABound_data()
             // 10-20x slower: every chip, with the smallest LLM (the Release suite runs every model).
             if (model == "llama2-13b")
 #endif
-            QTest::addRow("%s on %s", model.c_str(), preset.name.c_str())
-                << QString::fromStdString(model) << QString::fromStdString(preset.name);
+                QTest::addRow("%s on %s", model.c_str(), preset.name.c_str())
+                    << QString::fromStdString(model) << QString::fromStdString(preset.name);
     }
 }
 
@@ -71,8 +71,9 @@ void TestIdealBound::idealIsABound()
         QVERIFY2(d.simulated, d.error.c_str());
         const double analytic = d.schedule->latencyCycles, simulated = d.simulated->latencyCycles;
         const QByteArray what = QByteArray(schedule::toString(d.design)) + ": analytic "
-            + QByteArray::number(analytic, 'f', 1) + " vs ideal " + QByteArray::number(ideal->schedule->latencyCycles, 'f', 1)
-            + ", simulated " + QByteArray::number(simulated, 'f', 1) + " vs ideal "
+            + QByteArray::number(analytic, 'f', 1) + " vs ideal "
+            + QByteArray::number(ideal->schedule->latencyCycles, 'f', 1) + ", simulated "
+            + QByteArray::number(simulated, 'f', 1) + " vs ideal "
             + QByteArray::number(ideal->simulated->latencyCycles, 'f', 1) + " cycles";
         QVERIFY2(ideal->schedule->latencyCycles <= analytic * (1 + 1e-9), what.constData());
         QVERIFY2(ideal->simulated->latencyCycles <= simulated * (1 + 1e-9), what.constData());

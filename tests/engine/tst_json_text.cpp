@@ -152,7 +152,8 @@ private slots:
     {
         const std::string text = "{\n  \"schema\": 1,\n  \"x\": 4.83e33807\n}";
         const std::string where = "line 3, column 8";
-        auto firstOf = [](const auto& errors) { return errors.empty() ? std::string("no error") : errors.front().field; };
+        auto firstOf
+            = [](const auto& errors) { return errors.empty() ? std::string("no error") : errors.front().field; };
         QCOMPARE(firstOf(elk::chip::chipSpecFromJson(text).errors), where);
         QCOMPARE(firstOf(elk::run::runSpecFromJson(text).errors), where);
         QCOMPARE(firstOf(elk::run::workspaceFromJson(text, "w.elkproj").errors), where);

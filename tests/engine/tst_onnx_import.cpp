@@ -208,12 +208,14 @@ private slots:
         QVERIFY(importModel(m, suggested).result.ok());
         const std::string& message = unbound.result.errors.front().message;
         QVERIFY2(message.find("dim 0 has neither a size nor a name; give the input's shape with --input-shape x=?,?")
-                != std::string::npos, message.c_str());
+                != std::string::npos,
+            message.c_str());
         Model named = singleNode(17, { "Relu", { "x" }, { "y" } }, { tensor("x", { 2, "p2o.DynamicDimension.1" }) },
             { tensor("y", { 2, "p2o.DynamicDimension.1" }) });
         const Imported namedUnbound = importModel(named, {});
         QVERIFY2(namedUnbound.result.errors.front().message.find(
-                     "bind it with --dim p2o.DynamicDimension.1=N or --input-shape x=2,?") != std::string::npos,
+                     "bind it with --dim p2o.DynamicDimension.1=N or --input-shape x=2,?")
+                != std::string::npos,
             namedUnbound.result.errors.front().message.c_str());
         import::ImportOptions byName;
         byName.dims.named = { { "p2o.DynamicDimension.1", 6 } };
@@ -223,13 +225,15 @@ private slots:
         wrongRank.dims.inputShapes = { { "x", { 2, 6, 1 } } };
         const Imported rank = importModel(named, wrongRank);
         QVERIFY(!rank.result.ok());
-        QVERIFY2(rank.result.errors.front().message.find("has rank 2 but --input-shape gives 3 dims") != std::string::npos,
+        QVERIFY2(
+            rank.result.errors.front().message.find("has rank 2 but --input-shape gives 3 dims") != std::string::npos,
             rank.result.errors.front().message.c_str());
         import::ImportOptions contradicts;
         contradicts.dims.inputShapes = { { "x", { 3, 6 } } };
         const Imported fixed = importModel(named, contradicts);
         QVERIFY(!fixed.result.ok());
-        QVERIFY2(fixed.result.errors.front().message.find("dim 0 is 2 in the file; --input-shape gives 3") != std::string::npos,
+        QVERIFY2(fixed.result.errors.front().message.find("dim 0 is 2 in the file; --input-shape gives 3")
+                != std::string::npos,
             fixed.result.errors.front().message.c_str());
     }
 
@@ -443,7 +447,8 @@ private slots:
         QCOMPARE(opsOfKind(g, OpKind::Gather), 0);
         QCOMPARE(g.totalFlops(), std::int64_t(0));
         const model::TensorExpr& concat = g.exprOf(*g.findOp("concat"));
-        QVERIFY2(model::iterationCount(concat) <= 3 * 8 * 3, model::toString(concat).c_str()); // blocks of 2, not 6 x 2 x 8
+        QVERIFY2(
+            model::iterationCount(concat) <= 3 * 8 * 3, model::toString(concat).c_str()); // blocks of 2, not 6 x 2 x 8
         QVERIFY(g.validate().empty());
     }
 
@@ -560,8 +565,7 @@ private slots:
         const std::vector<std::int64_t> stateShape = sameShape ? dims({ 4, 8 }) : dims({ 8, 4 });
         Model m;
         m.graph.inputs = { tensor("g", { 4, 8 }), tensor("g_t", { 8, 4 }) };
-        m.graph.outputs = { tensor("w_new", { 4, 8 }, kFloat16), tensor("m_new", { 4, 8 }),
-            tensor("v_new", { 4, 8 }) };
+        m.graph.outputs = { tensor("w_new", { 4, 8 }, kFloat16), tensor("m_new", { 4, 8 }), tensor("v_new", { 4, 8 }) };
         TensorData beta { "beta", kFloat, {}, {}, { 0.9 } };
         m.graph.initializers = { weight("w", { 4, 8 }), weight(m1, stateShape, kFloat), weight(v1, stateShape, kFloat),
             beta, int64s("perm_shape", { 4, 8 }) };
@@ -795,8 +799,8 @@ private slots:
         body.inputs = { tensor("i", {}, kInt64), tensor("c", {}, kBool) };
         body.nodes = { { "Identity", { "c" }, { "c2" } }, { "Cast", { "i" }, { "f" }, { attrInt("to", kFloat) } } };
         body.outputs = { tensor("c2", {}, kBool), tensor("f", {}) };
-        m = singleNode(17, { "Loop", { "n", "" }, { "steps" }, { attrGraph("body", body) }, "loop" }, { tensor("n", {}, kInt64) },
-            { tensor("steps", { "count" }) });
+        m = singleNode(17, { "Loop", { "n", "" }, { "steps" }, { attrGraph("body", body) }, "loop" },
+            { tensor("n", {}, kInt64) }, { tensor("steps", { "count" }) });
         add("loop with run-time trip count", serialize(m), "node 'loop' (Loop, ai.onnx)",
             "the trip count is not known");
     }

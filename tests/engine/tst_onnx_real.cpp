@@ -9,10 +9,10 @@
 
 #include <QTest>
 
+#include "tests/support/corpus_main.h"
 #include <filesystem>
 #include <map>
 #include <regex>
-#include "tests/support/corpus_main.h"
 
 using namespace elk;
 
@@ -47,7 +47,8 @@ void TestOnnxReal::everyFileImportsOnceBound_data()
     }
     for (const auto& entry : std::filesystem::directory_iterator(kCorpus)) {
         if (entry.path().extension() == ".onnx")
-            QTest::addRow("%s", entry.path().filename().string().c_str()) << QString::fromStdString(entry.path().string());
+            QTest::addRow("%s", entry.path().filename().string().c_str())
+                << QString::fromStdString(entry.path().string());
     }
 }
 

@@ -37,8 +37,7 @@ run::PaperPointResult syntheticPoint(const run::PaperPoint& point, std::vector<d
 
 } // namespace
 
-class TestPaperReproduce : public QObject
-{
+class TestPaperReproduce : public QObject {
     Q_OBJECT
 
 private slots:
@@ -112,22 +111,24 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error"); // "" = parses
-        const QString entry = uR"({"kind":"paper","figure":"fig17","panel":"a","page":10,"metric":"latency_ms",)"
-                              uR"("design":"basic","point":"p","value":12.5,"read_off_plot":true,"precision":0.25,"source":"Fig. 17a"})"_qs;
+        const QString entry
+            = uR"({"kind":"paper","figure":"fig17","panel":"a","page":10,"metric":"latency_ms",)"
+              uR"("design":"basic","point":"p","value":12.5,"read_off_plot":true,"precision":0.25,"source":"Fig. 17a"})"_qs;
         QTest::newRow("ok") << uR"({"schema":"elk.published/1","values":[)"_qs + entry + u"]}"_qs << QString();
         QTest::newRow("syntax") << u"{\"schema\":\n  \"elk.published/1\",,}"_qs << u"f.json: line 2"_qs;
         QTest::newRow("schema") << uR"({"schema":"other","values":[]})"_qs << u"/schema"_qs;
-        QTest::newRow("no page") << uR"({"schema":"elk.published/1","values":[)"_qs + QString(entry).replace(u"\"page\":10,"_qs, QString()) + u"]}"_qs
-                                 << u"/values/0/page: a paper value needs the page"_qs;
+        QTest::newRow("no page") << uR"({"schema":"elk.published/1","values":[)"_qs
+                + QString(entry).replace(u"\"page\":10,"_qs, QString())
+                + u"]}"_qs << u"/values/0/page: a paper value needs the page"_qs;
         QTest::newRow("no precision") << uR"({"schema":"elk.published/1","values":[)"_qs
-                + QString(entry).replace(u"\"precision\":0.25,"_qs, QString()) + u"]}"_qs
-                                      << u"/values/0/precision"_qs;
+                + QString(entry).replace(u"\"precision\":0.25,"_qs, QString())
+                + u"]}"_qs << u"/values/0/precision"_qs;
         QTest::newRow("bad value") << uR"({"schema":"elk.published/1","values":[)"_qs
-                + QString(entry).replace(u"12.5"_qs, u"\"12.5\""_qs) + u"]}"_qs
-                                   << u"/values/0/value: expected a number"_qs;
+                + QString(entry).replace(u"12.5"_qs, u"\"12.5\""_qs)
+                + u"]}"_qs << u"/values/0/value: expected a number"_qs;
         QTest::newRow("bad kind") << uR"({"schema":"elk.published/1","values":[)"_qs
-                + QString(entry).replace(u"\"paper\""_qs, u"\"guess\""_qs) + u"]}"_qs
-                                  << u"/values/0/kind"_qs;
+                + QString(entry).replace(u"\"paper\""_qs, u"\"guess\""_qs)
+                + u"]}"_qs << u"/values/0/kind"_qs;
     }
 
     void publishedValues()
@@ -169,9 +170,10 @@ private slots:
             results.push_back(syntheticPoint(point, { 20, 15, 12, 10, 9 }));
         results[1].designs[0].error = "too large";
         exports::PublishedValues published;
-        published.values.push_back({ "paper", "fig17", "", 10, "speedup_over_basic", "", "", 1.9, true, 0.05, "Fig. 17" });
-        published.values.push_back({ "artifact", "fig17", "", 0, "latency_ms", "elk-full",
-            fig17->points[4].key(), 11, false, 0, "a run" });
+        published.values.push_back(
+            { "paper", "fig17", "", 10, "speedup_over_basic", "", "", 1.9, true, 0.05, "Fig. 17" });
+        published.values.push_back(
+            { "artifact", "fig17", "", 0, "latency_ms", "elk-full", fig17->points[4].key(), 11, false, 0, "a run" });
         const auto ratios = exports::headlineRatios("fig17", results, published);
         QCOMPARE(ratios.front().metric, std::string("speedup_over_basic"));
         QCOMPARE(ratios.front().points, 23); // one point's basic failed
@@ -211,7 +213,8 @@ private slots:
             QVERIFY2(!drawn.panels.empty(), name.c_str());
             for (const run::ChartPanel& panel : drawn.panels) {
                 for (const run::ChartSeries& series : panel.series) {
-                    const std::size_t expected = panel.kind == run::ChartKind::Lines ? series.x.size() : panel.categories.size();
+                    const std::size_t expected
+                        = panel.kind == run::ChartKind::Lines ? series.x.size() : panel.categories.size();
                     QCOMPARE(series.y.size(), expected);
                     QVERIFY2(!series.y.empty(), (name + ": " + panel.title).c_str());
                 }
@@ -244,7 +247,9 @@ private slots:
                 QVERIFY2(design.error.empty(), design.error.c_str());
                 const double parts = design.overlapMs + design.preloadOnlyMs + design.executeOnlyMs + design.restMs;
                 QVERIFY2(std::abs(parts - design.latencyMs) <= 1e-6 * design.latencyMs,
-                    qPrintable(u"%1: parts %2 vs latency %3"_qs.arg(QString::fromStdString(design.design)).arg(parts).arg(design.latencyMs)));
+                    qPrintable(u"%1: parts %2 vs latency %3"_qs.arg(QString::fromStdString(design.design))
+                                   .arg(parts)
+                                   .arg(design.latencyMs)));
                 QVERIFY(design.hbmUtilization > 0 && design.hbmUtilization <= 1 + 1e-9);
                 QVERIFY(design.tflops > 0);
             }

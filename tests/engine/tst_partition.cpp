@@ -39,7 +39,10 @@ private:
     mutable int m_calls = 0;
 };
 
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool sameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 bool sameCost(const PlanCost& a, const PlanCost& b)
 {
@@ -205,12 +208,12 @@ private slots:
     void sramTooSmall()
     {
         // f32 [4096] elementwise on one core: 3 × 4096 × 4 bytes whatever the plan.
-        const PartitionResult result
-            = run(test::elementwise(4096, model::DType::F32), test::settingsFor(1, 1000));
+        const PartitionResult result = run(test::elementwise(4096, model::DType::F32), test::settingsFor(1, 1000));
         QVERIFY(!result.ok());
         QCOMPARE(result.smallestBytesPerCore, std::int64_t(49152));
         QCOMPARE(result.error,
-            std::string("needs at least 49,152 bytes per core (execute state of its smallest plan); the chip has 1,000"));
+            std::string(
+                "needs at least 49,152 bytes per core (execute state of its smallest plan); the chip has 1,000"));
     }
 
     void stopBeforeStart()
@@ -218,8 +221,8 @@ private slots:
         const test::CountingTileCost costModel;
         AtomicRunControl control;
         control.requestStop();
-        const PartitionResult result = partitionOp(
-            test::matmul(2, 2, 2, true, false), test::settingsFor(2, 1 << 20), costModel, test::simpleTransfer(), control);
+        const PartitionResult result = partitionOp(test::matmul(2, 2, 2, true, false), test::settingsFor(2, 1 << 20),
+            costModel, test::simpleTransfer(), control);
         QVERIFY(!result.ok());
         QCOMPARE(result.error, std::string("stopped"));
     }
@@ -277,8 +280,8 @@ private slots:
             NullRunControl control;
             std::vector<PartialSearch> parts;
             for (int p = 0; p < pieces; ++p)
-                parts.push_back(searchPart(input, settings, cost, transfer, p * candidates / pieces,
-                    (p + 1) * candidates / pieces, control));
+                parts.push_back(searchPart(
+                    input, settings, cost, transfer, p * candidates / pieces, (p + 1) * candidates / pieces, control));
             const PartitionResult merged = finishSearch(input, settings, cost, transfer, parts, control);
             QVERIFY(merged.ok());
             const OpPlans& a = *whole.plans;

@@ -302,7 +302,8 @@ private slots:
                     if (factor > 1) {
                         ++rotated;
                         QVERIFY2(usesDim(input.expr.operands[v], int(d)),
-                            qPrintable(QStringLiteral("operand %1 rotated along dim %2 it does not use").arg(v).arg(d)));
+                            qPrintable(
+                                QStringLiteral("operand %1 rotated along dim %2 it does not use").arg(v).arg(d)));
                     }
                 }
                 QCOMPARE(plan.replicas[v] % product, std::int64_t(0));
@@ -316,7 +317,8 @@ private slots:
         QTest::addColumn<PartitionInput>("input");
         QTest::addColumn<qlonglong>("cores");
         QTest::addColumn<qlonglong>("sram");
-        QTest::addRow("matmul 64×512×256, weight from HBM") << test::matmul(64, 512, 256, false, true) << 256LL << 4096LL;
+        QTest::addRow("matmul 64×512×256, weight from HBM")
+            << test::matmul(64, 512, 256, false, true) << 256LL << 4096LL;
         QTest::addRow("matmul 32×1536×512, both from HBM, tight SRAM")
             << test::matmul(32, 1536, 512, true, true) << 1024LL << 2400LL;
         QTest::addRow("conv1d 1000×7 stride 2") << test::conv1d(1000, 7, 2) << 64LL << 512LL;

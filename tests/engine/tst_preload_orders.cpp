@@ -6,9 +6,9 @@
 
 #include <QtTest>
 
+#include "tests/support/compare_near.h"
 #include <algorithm>
 #include <set>
-#include "tests/support/compare_near.h"
 
 using namespace elk;
 using namespace elk::schedule;
@@ -32,7 +32,8 @@ void buildTight(TestProblem& t, std::int64_t sram = 100, bool equalLabels = fals
             sets.push_back(sets[1]);
             continue;
         }
-        sets.push_back(t.addPlans(test::makePlans(3000 + 100 * r, { { 30, 40, 100.0 + 50 * r }, { 30, 60, 80.0 + 50 * r } })));
+        sets.push_back(
+            t.addPlans(test::makePlans(3000 + 100 * r, { { 30, 40, 100.0 + 50 * r }, { 30, 60, 80.0 + 50 * r } })));
     }
     for (int l = 0; l < 2; ++l)
         for (int r = 0; r < 4; ++r)
@@ -55,8 +56,7 @@ bool schedules(const ScheduleProblem& problem, const Allocator& allocator, const
 
 } // namespace
 
-class TestPreloadOrders : public QObject
-{
+class TestPreloadOrders : public QObject {
     Q_OBJECT
 
 private slots:
@@ -176,7 +176,8 @@ private slots:
         QCOMPARE(order.back(), static_cast<int>(t.problem.steps.size()) - 1); // suffix
         for (int l = 0; l < 4; ++l)
             for (int q = 0; q < 5; ++q)
-                QCOMPARE(order[static_cast<std::size_t>(1 + 5 * l + q)], 1 + 5 * l + layerOrder[static_cast<std::size_t>(q)]);
+                QCOMPARE(order[static_cast<std::size_t>(1 + 5 * l + q)],
+                    1 + 5 * l + layerOrder[static_cast<std::size_t>(q)]);
         // Elk-Full's chosen order has this shape too.
         NullRunControl control;
         const ScheduleResult full = scheduleDesign(t.problem, Design::ElkFull, control);
@@ -184,7 +185,8 @@ private slots:
         const auto& chosen = full.schedule->preloadOrder;
         for (int l = 1; l < 4; ++l)
             for (int q = 0; q < 5; ++q)
-                QCOMPARE(chosen[static_cast<std::size_t>(1 + 5 * l + q)] - 5 * l, chosen[static_cast<std::size_t>(1 + q)]);
+                QCOMPARE(
+                    chosen[static_cast<std::size_t>(1 + 5 * l + q)] - 5 * l, chosen[static_cast<std::size_t>(1 + q)]);
     }
 
     void stops()
@@ -199,7 +201,8 @@ private slots:
         // Stop is polled every 1024 nodes; this tree is smaller, so it completes — and scheduleDesign
         // reports the stop before it starts.
         QVERIFY(!generateLayerOrders(t.problem, allocator, options, control).orders.empty());
-        QCOMPARE(QString::fromStdString(scheduleDesign(t.problem, Design::ElkFull, control).error), QStringLiteral("stopped"));
+        QCOMPARE(QString::fromStdString(scheduleDesign(t.problem, Design::ElkFull, control).error),
+            QStringLiteral("stopped"));
     }
 };
 

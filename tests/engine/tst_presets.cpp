@@ -29,13 +29,12 @@ QByteArray listErrors(const std::vector<FieldError>& errors)
 ChipSpec preset(const char* name)
 {
     const std::optional<ChipSpec> spec = findBuiltinPreset(name);
-    return spec ? *spec : ChipSpec{};
+    return spec ? *spec : ChipSpec {};
 }
 
 } // namespace
 
-class TestPresets : public QObject
-{
+class TestPresets : public QObject {
     Q_OBJECT
 
 private slots:
@@ -48,8 +47,8 @@ private slots:
             names.push_back(spec.name);
         QVERIFY(std::is_sorted(names.begin(), names.end()));
         QVERIFY(std::adjacent_find(names.begin(), names.end()) == names.end());
-        for (const char* required : {"ipu-mk2-hbm", "ipu-pod4-hbm", "ipu-pod4-hbm-mesh", "tt-wormhole-n300",
-                                     "sn40l-rdu", "teaching-mesh-4x4"})
+        for (const char* required : { "ipu-mk2-hbm", "ipu-pod4-hbm", "ipu-pod4-hbm-mesh", "tt-wormhole-n300",
+                 "sn40l-rdu", "teaching-mesh-4x4" })
             QVERIFY2(std::find(names.begin(), names.end(), required) != names.end(), required);
     }
 
@@ -83,7 +82,7 @@ private slots:
     {
         // Catches a stale build and a file whose name differs from its "name".
         const QDir dir(QStringLiteral(ELK_SOURCE_DIR "/resources/presets"));
-        const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        const QStringList files = dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name);
         QCOMPARE(qsizetype(builtinPresets().size()), files.size());
         for (const QString& file : files) {
             QFile in(dir.filePath(file));
@@ -94,7 +93,7 @@ private slots:
             QVERIFY2(compiled, name.c_str());
             QCOMPARE(QByteArray::fromStdString(*compiled), onDisk);
             QCOMPARE(QByteArray::fromStdString(chipSpecFromJson(onDisk.toStdString()).spec.name),
-                     QByteArray::fromStdString(name));
+                QByteArray::fromStdString(name));
         }
     }
 

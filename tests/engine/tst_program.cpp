@@ -42,14 +42,15 @@ QString sequence(const Program& program)
 {
     QStringList calls;
     for (const ProgramCall& c : program.calls)
-        calls << QStringLiteral("%1%2").arg(c.kind == CallKind::PreloadAsync ? QLatin1Char('P') : QLatin1Char('E')).arg(c.step);
+        calls << QStringLiteral("%1%2")
+                     .arg(c.kind == CallKind::PreloadAsync ? QLatin1Char('P') : QLatin1Char('E'))
+                     .arg(c.step);
     return calls.join(QLatin1Char(' '));
 }
 
 } // namespace
 
-class TestProgram : public QObject
-{
+class TestProgram : public QObject {
     Q_OBJECT
 
 private slots:
@@ -78,10 +79,12 @@ private slots:
         const QStringList lines = QString::fromStdString(text).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 7);
         QVERIFY(lines[0].startsWith(QStringLiteral("# elk.program/1  design elk-dyn  10 cores  6 calls")));
-        QCOMPARE(lines[1], QStringLiteral("preload_async(op 0 \"embed\")  10 B/core  hbm 1000 B  plan 0 [1,1]  @0.0-100.0"));
+        QCOMPARE(
+            lines[1], QStringLiteral("preload_async(op 0 \"embed\")  10 B/core  hbm 1000 B  plan 0 [1,1]  @0.0-100.0"));
         QVERIFY2(lines[5].startsWith(QStringLiteral(
                      "execute(op 1 \"layers.0.q_proj\")  wait done_preload(1); distribute_data 0 B/core 0.0 cycles; "
-                     "local_execute plan 0 20 B/core spatial [1,1] rotate none x1: compute 195.0 shift 5.0 reduce 0.0 cycles")),
+                     "local_execute plan 0 20 B/core spatial [1,1] rotate none x1: compute 195.0 shift 5.0 reduce 0.0 "
+                     "cycles")),
             qPrintable(lines[5]));
     }
 

@@ -13,8 +13,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -570,7 +570,8 @@ private slots:
         QTest::addRow("empty") << u"SET payload = x''"_s << true;
         QTest::addRow("a byte changed in the middle")
             // (to another value: a payload whose middle byte already was 0x5A would stay intact)
-            << u"SET payload = substr(payload, 1, length(payload) / 2) || CASE WHEN substr(payload, length(payload) / 2 + 1, 1) "
+            << u"SET payload = substr(payload, 1, length(payload) / 2) || CASE WHEN substr(payload, length(payload) / "
+               u"2 + 1, 1) "
                "= x'5A' THEN x'A5' ELSE x'5A' END || substr(payload, length(payload) / 2 + 2)"_s
             << true;
         QTest::addRow("random bytes") << u"SET payload = randomblob(5000)"_s << true;

@@ -62,9 +62,12 @@ private slots:
         QTest::addColumn<QString>("chip");
         QTest::addColumn<qint64>("batch");
         QTest::addColumn<qint64>("kv");
-        QTest::addRow("llama2-13b decode b16 kv2048, 1 IPU") << "llama2-13b" << "ipu-mk2-hbm" << qint64(16) << qint64(2048);
-        QTest::addRow("llama2-13b decode b32 kv2048, 4 IPUs") << "llama2-13b" << "ipu-pod4-hbm" << qint64(32) << qint64(2048);
-        QTest::addRow("opt-30b decode b16 kv4096, 4 IPUs") << "opt-30b" << "ipu-pod4-hbm" << qint64(16) << qint64(4096);
+        QTest::addRow("llama2-13b decode b16 kv2048, 1 IPU") << "llama2-13b"
+                                                             << "ipu-mk2-hbm" << qint64(16) << qint64(2048);
+        QTest::addRow("llama2-13b decode b32 kv2048, 4 IPUs") << "llama2-13b"
+                                                              << "ipu-pod4-hbm" << qint64(32) << qint64(2048);
+        QTest::addRow("opt-30b decode b16 kv4096, 4 IPUs") << "opt-30b"
+                                                           << "ipu-pod4-hbm" << qint64(16) << qint64(4096);
     }
 
     void everyDesignOnBundledModels()
@@ -131,7 +134,8 @@ private slots:
         QVERIFY(parts >= 2 * 48); // every one of the 48 layers has split parts
         QCOMPARE(flops, result.compiled->analysis.totals.flops); // parts add up to the operator
         QCOMPARE(result.problem.layers.layerCount, 48);
-        QCOMPARE(result.problem.layers.prefixOps + 48 * result.problem.layers.opsPerLayer + result.problem.layers.suffixOps,
+        QCOMPARE(
+            result.problem.layers.prefixOps + 48 * result.problem.layers.opsPerLayer + result.problem.layers.suffixOps,
             int(result.problem.steps.size()));
         for (const run::DesignRun& run : result.designs) {
             QVERIFY2(run.schedule, run.error.c_str());

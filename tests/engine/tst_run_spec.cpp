@@ -662,8 +662,9 @@ private slots:
             << QStringLiteral("/chip/sramBytesPerCore") << QStringLiteral("sramBytesPerCore=lots");
         QTest::addRow("missing model file") << QStringLiteral("-") << pod4 << QStringList {}
                                             << QStringLiteral("/model/path") << QStringLiteral("absent.onnx");
-        QTest::addRow("unknown model extension") << QStringLiteral("m.bin") << pod4 << QStringList {}
-                                                 << QStringLiteral("/model/format") << QStringLiteral(".onnx, .mlir or .elk.json");
+        QTest::addRow("unknown model extension")
+            << QStringLiteral("m.bin") << pod4 << QStringList {} << QStringLiteral("/model/format")
+            << QStringLiteral(".onnx, .mlir or .elk.json");
         QTest::addRow("unknown preset") << model << QStringLiteral("ipu-pod5") << QStringList {}
                                         << QStringLiteral("/chip") << QStringLiteral("ipu-pod4-hbm-mesh");
         QTest::addRow("broken chip file") << model << QStringLiteral("broken.json") << QStringList {}

@@ -26,10 +26,12 @@ std::string familyOf(std::string_view stage)
 }
 
 /// Counts polls per stage family; asks to stop at the first poll in `stopIn` (empty: never).
-class StageCounter final : public RunControl
-{
+class StageCounter final : public RunControl {
 public:
-    explicit StageCounter(std::string stopIn = {}) : m_stopIn(std::move(stopIn)) { }
+    explicit StageCounter(std::string stopIn = {})
+        : m_stopIn(std::move(stopIn))
+    {
+    }
 
     bool stopRequested() const override
     {

@@ -33,7 +33,8 @@ void buildOneOp(TestProblem& t, std::int64_t sram)
     t.problem.preloadIngressBytesPerCycle = 1;
     t.problem.preloadNocThreshold = 0.5;
     // A: Ln/θ = 80 <= Lh; B: Ln/θ = 240, so B's cost is 20 + 140; C: faster but needs 200 bytes.
-    const auto set = t.addPlans(test::makePlans(1000, { { 40, 100, 50, 0, 0 }, { 120, 150, 20, 0, 0 }, { 40, 200, 30, 0, 0 } }));
+    const auto set
+        = t.addPlans(test::makePlans(1000, { { 40, 100, 50, 0, 0 }, { 120, 150, 20, 0, 0 }, { 40, 200, 30, 0, 0 } }));
     t.addStep(set);
     t.problem.layers = { 0, 1, 1, 0, 0 };
 }
@@ -54,8 +55,7 @@ void buildThreeOps(TestProblem& t, std::int64_t sram)
 
 } // namespace
 
-class TestScheduleDesigns : public QObject
-{
+class TestScheduleDesigns : public QObject {
     Q_OBJECT
 
 private slots:
@@ -82,7 +82,8 @@ private slots:
         QCOMPARE(dyn.schedule->latencyCycles, 112.0);
         QCOMPARE(dyn.schedule->steps[1].preloadBytes, std::int64_t(50));
         QCOMPARE(dyn.schedule->steps[0].executeBytes, std::int64_t(130));
-        QVERIFY2(dyn.schedule->note.find("1 memory-saving preload plans kept") != std::string::npos, dyn.schedule->note.c_str());
+        QVERIFY2(dyn.schedule->note.find("1 memory-saving preload plans kept") != std::string::npos,
+            dyn.schedule->note.c_str());
         QVERIFY(checkSchedule(t.problem, *dyn.schedule).empty());
         // The schedule without the move is offered too, for confirmation on the simulator.
         QCOMPARE(dyn.finalists.size(), std::size_t(2));
@@ -111,7 +112,8 @@ private slots:
         QTest::addRow("elk-full, small SRAM") << Design::ElkFull << qint64(150) << 150.0 << 100.0;
         // Ideal takes real entries only (its program must run them): at θ = 1, A is 100 + 50 and B is
         // max(100, 120) + 20 = 140, the shorter chain; not the unrealisable 100 + 20.
-        QTest::addRow("ideal: the entry with the shortest chain (B at θ = 1)") << Design::Ideal << qint64(150) << 140.0 << 120.0;
+        QTest::addRow("ideal: the entry with the shortest chain (B at θ = 1)")
+            << Design::Ideal << qint64(150) << 140.0 << 120.0;
         QTest::addRow("elk-dyn, room for C") << Design::ElkDyn << qint64(250) << 130.0 << 100.0;
         QTest::addRow("basic, room for C") << Design::Basic << qint64(250) << 130.0 << 100.0;
         QTest::addRow("static, room for C") << Design::Static << qint64(250) << 130.0 << 100.0;
@@ -139,8 +141,9 @@ private slots:
         QTest::addColumn<QList<double>>("executeStarts");
         // Room for everything: op 1 runs while op 2 loads; Σ L = 350, then op 2's 40 cycles.
         for (Design d : kAllDesigns)
-            QTest::addRow("%s, roomy", toString(d)) << d << qint64(1000) << 390.0
-                                                    << (d == Design::Ideal ? QList<double> { 100, 150, 350 } : QList<double> { 120, 150, 350 });
+            QTest::addRow("%s, roomy", toString(d))
+                << d << qint64(1000) << 390.0
+                << (d == Design::Ideal ? QList<double> { 100, 150, 350 } : QList<double> { 120, 150, 350 });
         // 25 bytes: no execution can hold a preload (20 + 10): fully serial, 100+30+50+200+200+40.
         for (Design d : { Design::Basic, Design::Static, Design::ElkDyn, Design::ElkFull })
             QTest::addRow("%s, serial", toString(d)) << d << qint64(25) << 620.0 << QList<double> { 100, 180, 580 };
@@ -271,7 +274,8 @@ private slots:
         for (Design d : kAllDesigns) {
             const ScheduleResult r = scheduleDesign(t.problem, d, control);
             QVERIFY(!r.ok());
-            QVERIFY2(r.error.find("op2") != std::string::npos || r.error.find("op0") != std::string::npos, r.error.c_str());
+            QVERIFY2(
+                r.error.find("op2") != std::string::npos || r.error.find("op0") != std::string::npos, r.error.c_str());
         }
     }
 
@@ -299,8 +303,9 @@ private slots:
         p.preloadIngressBytesPerCycle = 4.15;
         std::vector<std::uint32_t> sets;
         for (int k = 0; k < 28; ++k)
-            sets.push_back(k % 3 == 0 ? t.addPlans(test::heavyPlans(8'000'000 + 1'000'000 * k, 1000, 20000, 2000 + 50 * k))
-                                      : t.addPlans(test::lightPlans(4000 + 100 * k, 200 + 10 * k)));
+            sets.push_back(k % 3 == 0
+                    ? t.addPlans(test::heavyPlans(8'000'000 + 1'000'000 * k, 1000, 20000, 2000 + 50 * k))
+                    : t.addPlans(test::lightPlans(4000 + 100 * k, 200 + 10 * k)));
         for (int i = 0; i < 4; ++i)
             t.addStep(sets[static_cast<std::size_t>(i)]);
         for (int l = 0; l < 40; ++l)

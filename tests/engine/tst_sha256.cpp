@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <condition_variable>
 #include <cstdlib>
-#include <mutex>
-#include <thread>
 #include <fstream>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -138,7 +138,6 @@ private slots:
         QFETCH(bool, expected);
         QCOMPARE(elk::isSha256Hex(text.toStdString()), expected);
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestSha256)

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Simulator invariants on every bundled model — the four LLMs' decode steps (batch 8, KV 512) on the
-// 4-IPU all-to-all and mesh presets, DiT-XL/2's prefill and a Llama-2-13B training step — for every design: HBM bytes conserved, no link above 100 %, no SRAM overflow,
-// latency above the HBM and compute bounds; and the Perfetto export of each run: slices on a lane
-// never overlap and every op appears once on the execute lane.
-// A sanitizer build (ELK_SANITIZER_BUILD, 10-20x slower) checks the same invariants on a lighter
-// set: Llama-2-13B decode on both chips and the training step; the Release suite runs them all.
+// 4-IPU all-to-all and mesh presets, DiT-XL/2's prefill and a Llama-2-13B training step — for every design: HBM bytes
+// conserved, no link above 100 %, no SRAM overflow, latency above the HBM and compute bounds; and the Perfetto export
+// of each run: slices on a lane never overlap and every op appears once on the execute lane. A sanitizer build
+// (ELK_SANITIZER_BUILD, 10-20x slower) checks the same invariants on a lighter set: Llama-2-13B decode on both chips
+// and the training step; the Release suite runs them all.
 #include "engine/export/perfetto_trace.h"
 #include "engine/run/run_compile.h"
 
@@ -54,7 +54,8 @@ private slots:
             << QStringLiteral("dit-xl") << QStringLiteral("ipu-pod4-hbm") << int(run::Phase::Prefill) << qint64(256);
 #endif
         QTest::addRow("llama2-13b train on ipu-pod4-hbm-mesh")
-            << QStringLiteral("llama2-13b") << QStringLiteral("ipu-pod4-hbm-mesh") << int(run::Phase::Train) << qint64(128);
+            << QStringLiteral("llama2-13b") << QStringLiteral("ipu-pod4-hbm-mesh") << int(run::Phase::Train)
+            << qint64(128);
     }
 
     void invariants()
@@ -103,25 +104,30 @@ private slots:
             named.push_back({ name, &simulated, {}, {} });
         }
 
-        const QJsonDocument trace = QJsonDocument::fromJson(QByteArray::fromStdString(exports::perfettoTraceJson(named)));
+        const QJsonDocument trace
+            = QJsonDocument::fromJson(QByteArray::fromStdString(exports::perfettoTraceJson(named)));
         QVERIFY(trace.isObject());
         std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> lanes;
         std::map<std::pair<int, int>, QString> laneNames;
         for (const QJsonValue& value : trace.object().value(QStringLiteral("traceEvents")).toArray()) {
             const QJsonObject event = value.toObject();
-            const std::pair<int, int> lane { event.value(QStringLiteral("pid")).toInt(), event.value(QStringLiteral("tid")).toInt() };
+            const std::pair<int, int> lane { event.value(QStringLiteral("pid")).toInt(),
+                event.value(QStringLiteral("tid")).toInt() };
             if (event.value(QStringLiteral("ph")).toString() == QStringLiteral("X")) {
                 QVERIFY(lane.first >= 1 && lane.second >= 1);
-                lanes[lane].push_back({ event.value(QStringLiteral("ts")).toDouble(), event.value(QStringLiteral("dur")).toDouble() });
+                lanes[lane].push_back(
+                    { event.value(QStringLiteral("ts")).toDouble(), event.value(QStringLiteral("dur")).toDouble() });
             } else if (event.value(QStringLiteral("name")).toString() == QStringLiteral("thread_name")) {
-                laneNames[lane] = event.value(QStringLiteral("args")).toObject().value(QStringLiteral("name")).toString();
+                laneNames[lane]
+                    = event.value(QStringLiteral("args")).toObject().value(QStringLiteral("name")).toString();
             }
         }
         int executeLanes = 0;
         for (auto& [lane, slices] : lanes) {
             std::sort(slices.begin(), slices.end());
             for (std::size_t i = 1; i < slices.size(); ++i)
-                QVERIFY2(slices[i].first >= slices[i - 1].first + slices[i - 1].second - 1e-9, "slices overlap on a lane");
+                QVERIFY2(
+                    slices[i].first >= slices[i - 1].first + slices[i - 1].second - 1e-9, "slices overlap on a lane");
             if (laneNames[lane] == QStringLiteral("execute")) {
                 ++executeLanes;
                 QCOMPARE(slices.size(), result.problem.steps.size());

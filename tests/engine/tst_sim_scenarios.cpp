@@ -8,13 +8,12 @@
 
 #include <QtTest>
 
-#include <map>
 #include "tests/support/compare_near.h"
+#include <map>
 
 using namespace elk;
 
-class TestSimScenarios : public QObject
-{
+class TestSimScenarios : public QObject {
     Q_OBJECT
 
 private slots:
@@ -163,7 +162,8 @@ void TestSimScenarios::meshRingShift()
         bytes[vector.links[k]] = vector.bytes[k];
     for (std::size_t l = 0; l < topology.links().size(); ++l) {
         const sim::LinkInfo& link = topology.links()[l];
-        const double expected = link.kind == sim::LinkKind::MeshLink && (link.direction == 'E' || link.direction == 'W') ? 500.0 : 0.0;
+        const double expected
+            = link.kind == sim::LinkKind::MeshLink && (link.direction == 'E' || link.direction == 'W') ? 500.0 : 0.0;
         QVERIFY2(qAbs(bytes[static_cast<std::uint32_t>(l)] - expected) < 1e-9, link.name.c_str());
     }
     QCOMPARE(vector.maxHops, 3);

@@ -8,14 +8,13 @@
 
 #include <QtTest>
 
+#include "tests/support/compare_near.h"
 #include <cstring>
 #include <map>
-#include "tests/support/compare_near.h"
 
 using namespace elk;
 
-class TestSimWorkloads : public QObject
-{
+class TestSimWorkloads : public QObject {
     Q_OBJECT
 
 private slots:
@@ -118,7 +117,8 @@ void TestSimWorkloads::invariants()
     const double flopBound = double(r.flops) / (double(spec.totalCores()) * kIpuPeakFlopPerCycle);
     QVERIFY(r.latencyCycles >= std::max(hbmBound, flopBound));
     // Breakdown sums to the latency; steps are ordered.
-    ELK_COMPARE_NEAR(r.overlapCycles + r.preloadOnlyCycles + r.executeOnlyCycles, r.latencyCycles, 1e-6 * r.latencyCycles + 1e-9);
+    ELK_COMPARE_NEAR(
+        r.overlapCycles + r.preloadOnlyCycles + r.executeOnlyCycles, r.latencyCycles, 1e-6 * r.latencyCycles + 1e-9);
     for (std::size_t i = 0; i < r.steps.size(); ++i) {
         const sim::StepTrace& s = r.steps[i];
         QVERIFY(s.preload.endCycles <= s.execute.startCycles + 1e-9);

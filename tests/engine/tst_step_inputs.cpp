@@ -98,8 +98,7 @@ private slots:
         const run::StepInputs inputs = run::buildStepInputs(graph, analyzeGraph(graph), 4, 1 << 20);
         // Layer 0's matmul reads the graph input from HBM; every later matmul and every activation op match.
         QCOMPARE(inputs.distinctInputs.size(), std::size_t(3));
-        QCOMPARE(inputs.inputOfStep,
-            (std::vector<std::uint32_t> { 0, 1, 2, 1, 2, 1, 2, 1, 2, 1 }));
+        QCOMPARE(inputs.inputOfStep, (std::vector<std::uint32_t> { 0, 1, 2, 1, 2, 1, 2, 1, 2, 1 }));
         QCOMPARE(inputs.reservedBytesPerCore, std::vector<std::int64_t>(10, 0));
     }
 };

@@ -66,8 +66,7 @@ void writeText(const QString& path, const std::string& text)
 }
 } // namespace
 
-class TestWorkspace : public QObject
-{
+class TestWorkspace : public QObject {
     Q_OBJECT
 private slots:
     void bundledDefaultWorkspaceOpens()
@@ -120,7 +119,8 @@ private slots:
         QCOMPARE(QString::fromStdString(parsed.workspace.modelPath), expectedModelPath);
         QCOMPARE(parsed.workspace.run.modelPath, parsed.workspace.modelPath);
         // A chip that names no preset is a file beside the workspace.
-        const QString folder = workspacePath.contains(u'/') ? workspacePath.left(workspacePath.lastIndexOf(u'/') + 1) : QString();
+        const QString folder
+            = workspacePath.contains(u'/') ? workspacePath.left(workspacePath.lastIndexOf(u'/') + 1) : QString();
         QCOMPARE(QString::fromStdString(parsed.workspace.chip), folder + u"my-chip.json"_s);
     }
 
@@ -129,8 +129,8 @@ private slots:
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("message");
-        QTest::addRow("syntax error") << u"{\"schema\": \"elk.workspace/1\",\n  \"model\" 3}"_s << u"line 2, column 11"_s
-                                      << u"invalid JSON"_s;
+        QTest::addRow("syntax error") << u"{\"schema\": \"elk.workspace/1\",\n  \"model\" 3}"_s
+                                      << u"line 2, column 11"_s << u"invalid JSON"_s;
         QTest::addRow("not an object") << u"[1]"_s << u"/"_s << u"expected a JSON object, found array"_s;
         QTest::addRow("wrong schema") << u"{\"schema\": \"elk.chip/1\", \"model\": \"m\", \"chip\": \"c\"}"_s
                                       << u"/schema"_s << u"expected \"elk.workspace/2\" or \"elk.workspace/1\""_s;
@@ -138,8 +138,9 @@ private slots:
                                        << u"missing"_s;
         QTest::addRow("model not a string") << u"{\"schema\": \"elk.workspace/1\", \"model\": 4, \"chip\": \"c\"}"_s
                                             << u"/model"_s << u"expected a non-empty string, found number"_s;
-        QTest::addRow("unknown key") << u"{\"schema\": \"elk.workspace/1\", \"model\": \"m\", \"chip\": \"c\", \"x\": 1}"_s
-                                     << u"/x"_s << u"unknown key"_s;
+        QTest::addRow("unknown key")
+            << u"{\"schema\": \"elk.workspace/1\", \"model\": \"m\", \"chip\": \"c\", \"x\": 1}"_s << u"/x"_s
+            << u"unknown key"_s;
         QTest::addRow("bad phase")
             << u"{\"schema\": \"elk.workspace/1\", \"model\": \"m\", \"chip\": \"c\", \"run\": {\"phase\": \"up\"}}"_s
             << u"/run/phase"_s << u"'up' is not a phase"_s;
@@ -303,7 +304,8 @@ private slots:
         workspace.embeddedChip = *chip;
         const auto invalid = elk::run::resolveWorkspaceRun(workspace);
         QVERIFY(!invalid.ok());
-        QVERIFY2(joinedErrors(invalid.errors).contains(u"/chip/coresPerChip"_s), qPrintable(joinedErrors(invalid.errors)));
+        QVERIFY2(
+            joinedErrors(invalid.errors).contains(u"/chip/coresPerChip"_s), qPrintable(joinedErrors(invalid.errors)));
     }
 
     void badVersion2FieldsNameThePointer_data()
@@ -311,11 +313,13 @@ private slots:
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("message");
-        QTest::addRow("syntax error") << u"{\"schema\": \"elk.workspace/2\",\n\n   \"model\": }"_s << u"line 3, column 13"_s
-                                      << u"invalid JSON"_s;
-        QTest::addRow("model as a v1 string") << v2(u"\"m.onnx\""_s) << u"/model"_s
-                                              << u"expected an object {\"path\": FILE} or {\"bundled\": NAME}, found string"_s;
-        QTest::addRow("model neither path nor bundled") << v2(u"{}"_s) << u"/model"_s << u"expected one of \"path\" or \"bundled\""_s;
+        QTest::addRow("syntax error") << u"{\"schema\": \"elk.workspace/2\",\n\n   \"model\": }"_s
+                                      << u"line 3, column 13"_s << u"invalid JSON"_s;
+        QTest::addRow("model as a v1 string")
+            << v2(u"\"m.onnx\""_s) << u"/model"_s
+            << u"expected an object {\"path\": FILE} or {\"bundled\": NAME}, found string"_s;
+        QTest::addRow("model neither path nor bundled")
+            << v2(u"{}"_s) << u"/model"_s << u"expected one of \"path\" or \"bundled\""_s;
         QTest::addRow("model both path and bundled") << v2(u"{\"path\": \"m.onnx\", \"bundled\": \"llama2-13b\"}"_s)
                                                      << u"/model/bundled"_s << u"conflicts with \"path\""_s;
         QTest::addRow("unknown bundled model") << v2(u"{\"bundled\": \"gpt-9\"}"_s) << u"/model/bundled"_s
@@ -325,21 +329,24 @@ private slots:
         QTest::addRow("unknown preset") << v2({}, u"{\"preset\": \"tpu-v9\"}"_s) << u"/chip/preset"_s
                                         << u"'tpu-v9' is not a built-in preset; expected one of"_s;
         QTest::addRow("chip as a v1 string") << v2({}, u"\"ipu-pod4-hbm\""_s) << u"/chip"_s << u"expected an object"_s;
-        QTest::addRow("embedded chip field") << v2({}, u"{\"spec\": {\"schema\": \"elk.chip/1\"}}"_s)
-                                             << u"/chip/spec/name"_s << u"missing"_s;
-        QTest::addRow("overrides beside an embedded chip")
-            << v2({}, u"{\"spec\": %1, \"overrides\": [\"chips=2\"]}"_s.arg(QString::fromStdString(
-                          elk::chip::chipSpecToJson(*elk::chip::findBuiltinPreset("teaching-mesh-4x4")))))
-            << u"/chip/overrides"_s << u"not allowed with an embedded chip spec"_s;
-        QTest::addRow("override without =") << v2({}, u"{\"preset\": \"teaching-mesh-4x4\", \"overrides\": [\"chips\"]}"_s)
-                                            << u"/chip/overrides/0"_s << u"'chips' is not field=value"_s;
-        QTest::addRow("compare chip unknown preset") << v2({}, {}, u", \"compareChip\": {\"preset\": \"nope\"}"_s)
-                                                     << u"/compareChip/preset"_s << u"'nope' is not a built-in preset"_s;
+        QTest::addRow("embedded chip field")
+            << v2({}, u"{\"spec\": {\"schema\": \"elk.chip/1\"}}"_s) << u"/chip/spec/name"_s << u"missing"_s;
+        QTest::addRow("overrides beside an embedded chip") << v2({},
+            u"{\"spec\": %1, \"overrides\": [\"chips=2\"]}"_s.arg(
+                QString::fromStdString(elk::chip::chipSpecToJson(*elk::chip::findBuiltinPreset("teaching-mesh-4x4")))))
+                                                           << u"/chip/overrides"_s
+                                                           << u"not allowed with an embedded chip spec"_s;
+        QTest::addRow("override without =")
+            << v2({}, u"{\"preset\": \"teaching-mesh-4x4\", \"overrides\": [\"chips\"]}"_s) << u"/chip/overrides/0"_s
+            << u"'chips' is not field=value"_s;
+        QTest::addRow("compare chip unknown preset")
+            << v2({}, {}, u", \"compareChip\": {\"preset\": \"nope\"}"_s) << u"/compareChip/preset"_s
+            << u"'nope' is not a built-in preset"_s;
         QTest::addRow("delayCompute not a boolean")
             << v2({}, {}, u", \"run\": {\"options\": {\"delayCompute\": \"yes\"}}"_s) << u"/run/options/delayCompute"_s
             << u"expected true or false, found string"_s;
-        QTest::addRow("negative seed") << v2({}, {}, u", \"run\": {\"options\": {\"seed\": -1}}"_s) << u"/run/options/seed"_s
-                                       << u"expected an integer >= 0, found -1"_s;
+        QTest::addRow("negative seed") << v2({}, {}, u", \"run\": {\"options\": {\"seed\": -1}}"_s)
+                                       << u"/run/options/seed"_s << u"expected an integer >= 0, found -1"_s;
         QTest::addRow("unknown option") << v2({}, {}, u", \"run\": {\"options\": {\"beam\": 4}}"_s)
                                         << u"/run/options/beam"_s << u"unknown key"_s;
         QTest::addRow("current view not open")
@@ -347,8 +354,8 @@ private slots:
             << u"'gantt' is not one of the open views"_s;
         QTest::addRow("view listed twice") << v2({}, {}, u", \"views\": {\"open\": [\"gantt\", \"gantt\"]}"_s)
                                            << u"/views/open/1"_s << u"'gantt' is listed twice"_s;
-        QTest::addRow("negative step") << v2({}, {}, u", \"views\": {\"selectedStep\": -3}"_s) << u"/views/selectedStep"_s
-                                       << u"-3: expected a step index >= 0"_s;
+        QTest::addRow("negative step") << v2({}, {}, u", \"views\": {\"selectedStep\": -3}"_s)
+                                       << u"/views/selectedStep"_s << u"-3: expected a step index >= 0"_s;
         QTest::addRow("unknown top-level key") << v2({}, {}, u", \"layout\": 1"_s) << u"/layout"_s << u"unknown key"_s;
     }
 
@@ -371,13 +378,15 @@ private slots:
         writeText(folder.filePath(u"m.onnx"_s), bytes);
         const QString workspacePath = folder.filePath(u"w.elkproj"_s);
 
-        writeText(workspacePath, v2(u"{\"path\": \"m.onnx\", \"sha256\": \"%1\"}"_s.arg(QString::fromStdString(elk::sha256Hex(bytes))))
-                                     .toStdString());
+        writeText(workspacePath,
+            v2(u"{\"path\": \"m.onnx\", \"sha256\": \"%1\"}"_s.arg(QString::fromStdString(elk::sha256Hex(bytes))))
+                .toStdString());
         const auto same = elk::run::loadWorkspaceFile(workspacePath.toStdString());
         QVERIFY2(same.ok(), qPrintable(joinedErrors(same.errors)));
         QVERIFY(same.warnings.empty());
 
-        writeText(workspacePath, v2(u"{\"path\": \"m.onnx\", \"sha256\": \"%1\"}"_s.arg(QString(64, u'0'))).toStdString());
+        writeText(
+            workspacePath, v2(u"{\"path\": \"m.onnx\", \"sha256\": \"%1\"}"_s.arg(QString(64, u'0'))).toStdString());
         const auto changed = elk::run::loadWorkspaceFile(workspacePath.toStdString());
         QVERIFY(changed.ok()); // a warning, not an error: the user may have meant to update the model
         QCOMPARE(changed.warnings.size(), std::size_t(1));

@@ -6,7 +6,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const elk::cost::CostSamplesResult parsed = elk::cost::parseCostSamplesCsv(elk::fuzz::asText(data, size), "fuzz.csv");
+    const elk::cost::CostSamplesResult parsed
+        = elk::cost::parseCostSamplesCsv(elk::fuzz::asText(data, size), "fuzz.csv");
     if (!parsed.ok() || parsed.samples.size() > 2'000)
         return 0;
     elk::cost::FitOptions options;

@@ -12,7 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.dims.seqLen = 8;
     options.dims.kvLen = 8;
     options.maxNodes = 20'000; // keeps one input fast; a larger file is refused with a message
-    const elk::import::ImportResult result = elk::import::importOnnxBytes(elk::fuzz::asText(data, size), "fuzz.onnx", options);
+    const elk::import::ImportResult result
+        = elk::import::importOnnxBytes(elk::fuzz::asText(data, size), "fuzz.onnx", options);
     if (result.ok()) {
         const auto problems = result.graph.validate(); // what later stages rely on
         ELK_FUZZ_CHECK(problems.empty(), problems.front().message);

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string canonical = elk::run::runSpecToCanonicalJson(parsed.spec);
     const elk::run::RunSpecParseResult again = elk::run::runSpecFromJson(canonical);
     ELK_FUZZ_CHECK(again.ok(), again.errors.front().field + ": " + again.errors.front().message);
-    ELK_FUZZ_CHECK(elk::run::runSpecToCanonicalJson(again.spec) == canonical, "the canonical spec reads back differently");
+    ELK_FUZZ_CHECK(
+        elk::run::runSpecToCanonicalJson(again.spec) == canonical, "the canonical spec reads back differently");
     ELK_FUZZ_CHECK(elk::run::runSpecHash(again.spec) == elk::run::runSpecHash(parsed.spec), "the cache key changed");
     return 0;
 }

@@ -36,8 +36,8 @@ inline std::string_view asText(const std::uint8_t* data, std::size_t size)
 } // namespace elk::fuzz
 
 /// Aborts with the condition's text when it does not hold: what libFuzzer reports as a crash.
-#define ELK_FUZZ_CHECK(condition, detail)                                                                      \
-    do {                                                                                                       \
-        if (!(condition))                                                                                      \
-            ::elk::fuzz::invariantFailed(#condition, __FILE__, __LINE__, (detail));                             \
+#define ELK_FUZZ_CHECK(condition, detail)                                                                              \
+    do {                                                                                                               \
+        if (!(condition))                                                                                              \
+            ::elk::fuzz::invariantFailed(#condition, __FILE__, __LINE__, (detail));                                    \
     } while (false)

@@ -14,6 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string text = elk::run::workspaceToJson(parsed.workspace, path);
     const elk::run::WorkspaceParseResult again = elk::run::workspaceFromJson(text, path);
     ELK_FUZZ_CHECK(again.ok(), again.errors.front().field + ": " + again.errors.front().message);
-    ELK_FUZZ_CHECK(elk::run::workspaceToJson(again.workspace, path) == text, "the saved workspace reads back differently");
+    ELK_FUZZ_CHECK(
+        elk::run::workspaceToJson(again.workspace, path) == text, "the saved workspace reads back differently");
     return 0;
 }

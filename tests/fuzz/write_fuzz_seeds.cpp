@@ -48,7 +48,8 @@ bool writeRunSeeds(const std::string& chip, const std::string& tag)
         return false;
     }
     using namespace elk::store::detail;
-    writeSeed("fuzz_payload_partition_tables", tag + ".bin", encodePartitionTables(elk::run::partitionTablesOf(*run.compiled)));
+    writeSeed("fuzz_payload_partition_tables", tag + ".bin",
+        encodePartitionTables(elk::run::partitionTablesOf(*run.compiled)));
     // With per-link detail only on the one-chip preset: the mesh's detailed payload is megabytes.
     if (tag == "mk2")
         writeSeed("fuzz_payload_designs", tag + "-detail.bin", encodeDesigns(run.designs, true));
@@ -60,8 +61,8 @@ bool writeHloSeeds(const std::string& module, const std::string& tag)
 {
     elk::hlo::HloRunOptions options;
     elk::NullRunControl control;
-    const elk::hlo::HloRunResult result = elk::hlo::runHloFile(
-        ELK_TEST_DATA_DIR "/stablehlo/hespas/" + module, options, nullptr, control);
+    const elk::hlo::HloRunResult result
+        = elk::hlo::runHloFile(ELK_TEST_DATA_DIR "/stablehlo/hespas/" + module, options, nullptr, control);
     if (!result.ok()) {
         std::fprintf(stderr, "write_fuzz_seeds: %s: %s\n", module.c_str(),
             result.errors.empty() ? "failed" : result.errors.front().c_str());
@@ -69,7 +70,8 @@ bool writeHloSeeds(const std::string& module, const std::string& tag)
     }
     const elk::hlo::ChakraExport chakra = elk::hlo::buildChakraExport(result.stepNodes, result.system.deviceCount());
     for (std::size_t rank = 0; rank < chakra.traces.size() && rank < 2; ++rank)
-        writeSeed("fuzz_chakra_trace", tag + "." + std::to_string(rank) + ".et", elk::hlo::encodeChakraTrace(chakra.traces[rank]));
+        writeSeed("fuzz_chakra_trace", tag + "." + std::to_string(rank) + ".et",
+            elk::hlo::encodeChakraTrace(chakra.traces[rank]));
     std::string table = "signature,seconds,source\n";
     for (const elk::hlo::KernelPoint& kernel : result.kernels) {
         std::string quoted = kernel.signature;
@@ -97,7 +99,8 @@ void writeCostSeeds()
     writeSeed("fuzz_cost_samples_csv", "samples.csv", samples);
     const elk::cost::CostSamplesResult parsed = elk::cost::parseCostSamplesCsv(samples, "samples.csv");
     if (parsed.ok())
-        writeSeed("fuzz_fitted_cost_json", "fitted.json", elk::cost::fittedCostToJson(elk::cost::fitCostModel(parsed.samples, {})));
+        writeSeed("fuzz_fitted_cost_json", "fitted.json",
+            elk::cost::fittedCostToJson(elk::cost::fitCostModel(parsed.samples, {})));
     else
         std::fprintf(stderr, "write_fuzz_seeds: the sample CSV does not parse: %s\n", parsed.error.c_str());
 }

@@ -16,16 +16,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <cmath>
 #include "tests/support/hlo_loop_module.h"
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace {
 
 const QString kHespas = QStringLiteral(ELK_TEST_DATA_DIR "/stablehlo/hespas");
-
-
 
 struct Expected {
     double nodes = 0;
@@ -65,8 +63,8 @@ private slots:
         QTest::addColumn<QString>("module"); // empty: the loop module written by the test
         QTest::addColumn<QString>("system");
         QTest::addRow("a loop of 10 all-reduces") << QString() << u"4x-a100-sxm-40gb"_s;
-        for (const char* file : { "jax_example.mlir", "test_split_replica_groups.mlir",
-                 "resnet_50_train_step_4_devices_1024_batch.mlir" })
+        for (const char* file :
+            { "jax_example.mlir", "test_split_replica_groups.mlir", "resnet_50_train_step_4_devices_1024_batch.mlir" })
             QTest::addRow("%s", file) << kHespas + u'/' + QLatin1String(file) << u"4x-a100-sxm-40gb"_s;
     }
 
@@ -138,7 +136,8 @@ private slots:
             QCOMPARE(computeNodes, expected.computeNodes);
             QCOMPARE(collectives, expected.collectives);
             // Each node rounds to a whole number: at most half a unit each.
-            QVERIFY2(std::abs(numOps - expected.computeFlops) <= 0.5 * expected.computeNodes + 1e-9 * expected.computeFlops,
+            QVERIFY2(
+                std::abs(numOps - expected.computeFlops) <= 0.5 * expected.computeNodes + 1e-9 * expected.computeFlops,
                 qPrintable(line + u" expected num_ops %1"_s.arg(expected.computeFlops, 0, 'f', 0)));
             QVERIFY2(std::abs(commSize - expected.commBytes) <= 0.5 * expected.collectives + 1e-9 * expected.commBytes,
                 qPrintable(line + u" expected comm_size %1"_s.arg(expected.commBytes, 0, 'f', 0)));

@@ -36,8 +36,7 @@ ProcessOutput runProcess(const QString& program, const QStringList& arguments, i
 
 } // namespace
 
-class TestDebPackage : public QObject
-{
+class TestDebPackage : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -117,7 +116,8 @@ void TestDebPackage::packagedCliRuns()
         QVERIFY2(presets.out.contains(QLatin1String(name)), name);
 
     // The installed default workspace opens with its installed model (relative path kept).
-    const QString workspace = QDir(m_root).filePath(QStringLiteral("usr/share/elk-studio/resources/workspaces/default.json"));
+    const QString workspace
+        = QDir(m_root).filePath(QStringLiteral("usr/share/elk-studio/resources/workspaces/default.json"));
     const ProcessOutput opened = runProcess(elk, { QStringLiteral("workspace"), workspace }, 60000);
     QVERIFY2(opened.exitCode == 0, qPrintable(opened.out + opened.err));
 }

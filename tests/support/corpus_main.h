@@ -18,8 +18,8 @@ inline constexpr int kCorpusAbsentExitCode = 77;
     int main(int argc, char** argv)                                                                                    \
     {                                                                                                                  \
         if (!std::filesystem::is_directory(folder)) {                                                                  \
-            std::printf("SKIP: %s is absent (it lives in ../shared beside the clone)\n",                              \
-                std::filesystem::path(folder).string().c_str());                                                      \
+            std::printf("SKIP: %s is absent (it lives in ../shared beside the clone)\n",                               \
+                std::filesystem::path(folder).string().c_str());                                                       \
             return kCorpusAbsentExitCode;                                                                              \
         }                                                                                                              \
         QCoreApplication app(argc, argv);                                                                              \

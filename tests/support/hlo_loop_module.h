@@ -5,7 +5,8 @@
 // A StableHLO module with a while of 10 iterations around a 4 MiB all_reduce (1024 x 1024 f32) on
 // groups [[0, 1], [2, 3]]: the loop case of the Chakra export tests (tst_hlo_chakra, and
 // tst_chakra_feeder, which reads the export with Chakra's own feeder).
-inline constexpr const char* kLoopAllReduceModule = R"(func.func @main(%arg0: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+inline constexpr const char* kLoopAllReduceModule
+    = R"(func.func @main(%arg0: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
   %0:2 = stablehlo.while(%iterArg = %c0, %iterArg_0 = %arg0) : tensor<i32>, tensor<1024x1024xf32>
    cond {

@@ -35,7 +35,8 @@ inline std::shared_ptr<const run::RunResult> runOf(const run::RunSpec& spec)
     NullRunControl control;
     auto result = std::make_shared<run::RunResult>(run::executeRun(spec, control));
     if (!result->ok())
-        qFatal("run_fixture: the small run failed: %s", result->errors.empty() ? "stopped" : result->errors.front().c_str());
+        qFatal("run_fixture: the small run failed: %s",
+            result->errors.empty() ? "stopped" : result->errors.front().c_str());
     return result;
 }
 

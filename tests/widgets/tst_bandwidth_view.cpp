@@ -13,10 +13,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "tests/support/compare_near.h"
 #include "timeline_fixture.h"
 #include "widgets/timeline/gantt_view.h"
 #include "widgets/timeline/timeline_sync.h"
-#include "tests/support/compare_near.h"
 
 using namespace elk;
 using namespace elk::widgets;
@@ -79,8 +79,8 @@ private slots:
         }
         QVERIFY(sawTraffic);
         const auto& sram = sim.sramBytesPerCore[sim.sramBytesPerCore.size() / 2];
-        ELK_COMPARE_NEAR(view.valueAt(BandwidthCurve::Sram, sram.atCycles),
-            sram.value / double(chip.sramBytesPerCore) * 100, 1e-9);
+        ELK_COMPARE_NEAR(
+            view.valueAt(BandwidthCurve::Sram, sram.atCycles), sram.value / double(chip.sramBytesPerCore) * 100, 1e-9);
     }
 
     void oneTimeRangeForTheThreeRects()

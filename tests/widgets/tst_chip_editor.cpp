@@ -73,22 +73,29 @@ bool writeFile(const QString& path, const QByteArray& bytes)
 
 } // namespace
 
-class TestChipEditor : public QObject
-{
+class TestChipEditor : public QObject {
     Q_OBJECT
 private slots:
     void presetFillsEveryField_data()
     {
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<QString>("expected"); // as the editor shows it
-        QTest::addRow("cores per chip") << "/coresPerChip" << "1472";
-        QTest::addRow("chips") << "/chips" << "4";
-        QTest::addRow("SRAM shown in KiB") << "/sramBytesPerCore" << "624";
-        QTest::addRow("clock shown in GHz") << "/clockHz" << "1.325";
-        QTest::addRow("SRAM port B/cycle") << "/sramBandwidthBytesPerCyclePerCore" << "24.35";
-        QTest::addRow("link bandwidth GB/s") << "/interconnect/linkBandwidthGBpsPerCore" << "5.5";
-        QTest::addRow("HBM stacks") << "/hbm/stacksPerChip" << "4";
-        QTest::addRow("name") << "/name" << "ipu-pod4-hbm";
+        QTest::addRow("cores per chip") << "/coresPerChip"
+                                        << "1472";
+        QTest::addRow("chips") << "/chips"
+                               << "4";
+        QTest::addRow("SRAM shown in KiB") << "/sramBytesPerCore"
+                                           << "624";
+        QTest::addRow("clock shown in GHz") << "/clockHz"
+                                            << "1.325";
+        QTest::addRow("SRAM port B/cycle") << "/sramBandwidthBytesPerCyclePerCore"
+                                           << "24.35";
+        QTest::addRow("link bandwidth GB/s") << "/interconnect/linkBandwidthGBpsPerCore"
+                                             << "5.5";
+        QTest::addRow("HBM stacks") << "/hbm/stacksPerChip"
+                                    << "4";
+        QTest::addRow("name") << "/name"
+                              << "ipu-pod4-hbm";
     }
     void presetFillsEveryField()
     {
@@ -142,15 +149,19 @@ private slots:
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<double>("badValue");
         QTest::addColumn<QString>("markedPointer"); // the editor that must turn red
-        QTest::addRow("zero cores") << "ipu-pod4-hbm" << "/coresPerChip" << 0.0 << "/coresPerChip";
-        QTest::addRow("zero chips") << "ipu-pod4-hbm" << "/chips" << 0.0 << "/chips";
-        QTest::addRow("mesh width x height != cores")
-            << "teaching-mesh-4x4" << "/interconnect/meshWidth" << 5.0 << "/interconnect/meshWidth";
-        QTest::addRow("clock below 1 MHz") << "ipu-mk2-hbm" << "/clockHz" << 0.0 << "/clockHz";
+        QTest::addRow("zero cores") << "ipu-pod4-hbm"
+                                    << "/coresPerChip" << 0.0 << "/coresPerChip";
+        QTest::addRow("zero chips") << "ipu-pod4-hbm"
+                                    << "/chips" << 0.0 << "/chips";
+        QTest::addRow("mesh width x height != cores") << "teaching-mesh-4x4"
+                                                      << "/interconnect/meshWidth" << 5.0 << "/interconnect/meshWidth";
+        QTest::addRow("clock below 1 MHz") << "ipu-mk2-hbm"
+                                           << "/clockHz" << 0.0 << "/clockHz";
         QTest::addRow("SRAM port slower than the link")
-            << "ipu-pod4-hbm" << "/sramBandwidthBytesPerCyclePerCore" << 2.0 << "/sramBandwidthBytesPerCyclePerCore";
-        QTest::addRow("overhead factor below 1")
-            << "ipu-pod4-hbm" << "/interChip/overheadFactor" << 0.5 << "/interChip/overheadFactor";
+            << "ipu-pod4-hbm"
+            << "/sramBandwidthBytesPerCyclePerCore" << 2.0 << "/sramBandwidthBytesPerCyclePerCore";
+        QTest::addRow("overhead factor below 1") << "ipu-pod4-hbm"
+                                                 << "/interChip/overheadFactor" << 0.5 << "/interChip/overheadFactor";
     }
     void invalidEditIsMarkedAndUndoable()
     {
@@ -181,7 +192,7 @@ private slots:
         QVERIFY(marked->property("elkInvalid").toBool());
         QVERIFY(marked->toolTip().contains(QStringLiteral("⚠")));
         QVERIFY2(anyMentions(editor.problems(), markedPointer + QStringLiteral(": ")),
-                 qPrintable(editor.problems().join(QLatin1Char('\n'))));
+            qPrintable(editor.problems().join(QLatin1Char('\n'))));
         auto* messages = editor.findChild<QListWidget*>(QStringLiteral("messages"));
         QVERIFY(messages);
         QVERIFY(!messages->findItems(markedPointer + QStringLiteral(": "), Qt::MatchStartsWith).isEmpty());
@@ -242,14 +253,20 @@ private slots:
         QTest::addColumn<QString>("presetName");
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<bool>("enabled");
-        QTest::addRow("all-to-all: mesh width off") << "ipu-pod4-hbm" << "/interconnect/meshWidth" << false;
-        QTest::addRow("mesh2d: mesh height on") << "teaching-mesh-4x4" << "/interconnect/meshHeight" << true;
-        QTest::addRow("ipu-mk2: roofline off") << "ipu-pod4-hbm" << "/tileCost/roofline/sramBytesPerCycle" << false;
-        QTest::addRow("roofline: roofline on") << "teaching-mesh-4x4" << "/tileCost/roofline/peakFlopPerCycleFp16"
-                                               << true;
-        QTest::addRow("roofline: fitted path off") << "teaching-mesh-4x4" << "/tileCost/fitted/modelPath" << false;
-        QTest::addRow("spread: controller ids off") << "ipu-pod4-hbm" << "/hbm/controllerCoreIds" << false;
-        QTest::addRow("link bandwidth always on") << "ipu-pod4-hbm" << "/interconnect/linkBandwidthGBpsPerCore" << true;
+        QTest::addRow("all-to-all: mesh width off") << "ipu-pod4-hbm"
+                                                    << "/interconnect/meshWidth" << false;
+        QTest::addRow("mesh2d: mesh height on") << "teaching-mesh-4x4"
+                                                << "/interconnect/meshHeight" << true;
+        QTest::addRow("ipu-mk2: roofline off") << "ipu-pod4-hbm"
+                                               << "/tileCost/roofline/sramBytesPerCycle" << false;
+        QTest::addRow("roofline: roofline on") << "teaching-mesh-4x4"
+                                               << "/tileCost/roofline/peakFlopPerCycleFp16" << true;
+        QTest::addRow("roofline: fitted path off") << "teaching-mesh-4x4"
+                                                   << "/tileCost/fitted/modelPath" << false;
+        QTest::addRow("spread: controller ids off") << "ipu-pod4-hbm"
+                                                    << "/hbm/controllerCoreIds" << false;
+        QTest::addRow("link bandwidth always on") << "ipu-pod4-hbm"
+                                                  << "/interconnect/linkBandwidthGBpsPerCore" << true;
     }
     void fieldsApplyOnlyWhereRelevant()
     {
@@ -283,7 +300,7 @@ private slots:
         ChipEditor editor;
         ChipSpec spec = preset("teaching-mesh-4x4");
         spec.hbm.controllerPlacement = elk::chip::ControllerPlacement::Explicit;
-        spec.hbm.controllerCoreIds = {0};
+        spec.hbm.controllerCoreIds = { 0 };
         editor.setSpec(spec);
         QVERIFY(editor.isValid());
         auto* ids = editor.findChild<QLineEdit*>(QStringLiteral("/hbm/controllerCoreIds"));
@@ -299,7 +316,7 @@ private slots:
 
         ids->setText(QStringLiteral("3"));
         QVERIFY(editor.isValid());
-        QCOMPARE(editor.spec().hbm.controllerCoreIds, std::vector<int>{3});
+        QCOMPARE(editor.spec().hbm.controllerCoreIds, std::vector<int> { 3 });
         QVERIFY(!ids->property("elkInvalid").toBool());
     }
 
@@ -326,8 +343,7 @@ private slots:
         QTest::addColumn<QByteArray>("contents");
         QTest::addColumn<QString>("mentions"); // part of the error shown
         QTest::addRow("not JSON") << QByteArray("{ \"schema\": \"elk.chip/1\",\n  \"name\": }") << "line 2";
-        QTest::addRow("wrong type")
-            << QByteArray(R"({"schema":"elk.chip/1","name":"x","chips":"four"})") << "/chips";
+        QTest::addRow("wrong type") << QByteArray(R"({"schema":"elk.chip/1","name":"x","chips":"four"})") << "/chips";
         QTest::addRow("empty file") << QByteArray() << "chip";
     }
     void brokenFileLeavesSpecUnchanged()
@@ -392,7 +408,7 @@ private slots:
         fitted.tileCost.model = elk::chip::TileCostModelKind::Fitted;
         fitted.tileCost.fitted.modelPath = "model.json";
         fitted.hbm.controllerPlacement = elk::chip::ControllerPlacement::Explicit;
-        fitted.hbm.controllerCoreIds = {0};
+        fitted.hbm.controllerCoreIds = { 0 };
         QTest::addRow("fitted, explicit controllers") << fitted;
     }
     void everySpecFieldHasAnEditor()

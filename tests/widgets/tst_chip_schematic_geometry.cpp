@@ -51,16 +51,15 @@ bool contains(const QRectF& outer, const QRectF& inner)
 
 } // namespace
 
-class TestChipSchematicGeometry : public QObject
-{
+class TestChipSchematicGeometry : public QObject {
     Q_OBJECT
 private slots:
     void layout_data()
     {
         QTest::addColumn<ChipSpec>("spec");
         QTest::addColumn<QSizeF>("size");
-        QTest::addColumn<int>("chips");            // drawn
-        QTest::addColumn<int>("cellsPerChip");     // drawn
+        QTest::addColumn<int>("chips"); // drawn
+        QTest::addColumn<int>("cellsPerChip"); // drawn
         QTest::addColumn<bool>("scaled");
         QTest::addColumn<int>("interChipLinks");
         QTest::addColumn<QString>("topologyCaption"); // start of the first caption line
@@ -69,8 +68,8 @@ private slots:
             << meshSpec(1, 4, 4, 1, ControllerPlacement::WestEdge) << QSizeF(600, 500) << 1 << 16 << false << 0
             << "4 × 4 mesh per chip";
         QTest::addRow("mesh 46x32 on a large canvas: every router drawn")
-            << meshSpec(1, 46, 32, 4, ControllerPlacement::AllEdges) << QSizeF(1400, 1100) << 1 << 46 * 32 << false
-            << 0 << "46 × 32 mesh per chip";
+            << meshSpec(1, 46, 32, 4, ControllerPlacement::AllEdges) << QSizeF(1400, 1100) << 1 << 46 * 32 << false << 0
+            << "46 × 32 mesh per chip";
         QTest::addRow("mesh 46x32, four chips in a small widget: scaled down")
             << meshSpec(4, 46, 32, 4, ControllerPlacement::WestEastEdges) << QSizeF(500, 360) << 4 << -1 << true << 4
             << "46 × 32 mesh per chip (drawn";
@@ -80,15 +79,13 @@ private slots:
         QTest::addRow("all-to-all 1472 cores, four chips: 24 blocks each")
             << allToAllSpec(4, 1472, 4) << QSizeF(1000, 700) << 4 << SchematicGeometry::kMaxRingBlocks << true << 4
             << "all-to-all exchange, 1472 cores per chip (one block ≈ 61 cores)";
-        QTest::addRow("all-to-all 8 cores: one block per core")
-            << allToAllSpec(1, 8, 2) << QSizeF(400, 400) << 1 << 8 << false << 0
-            << "all-to-all exchange, 8 cores per chip";
+        QTest::addRow("all-to-all 8 cores: one block per core") << allToAllSpec(
+            1, 8, 2) << QSizeF(400, 400) << 1 << 8 << false << 0 << "all-to-all exchange, 8 cores per chip";
         QTest::addRow("two chips side by side: one link")
             << meshSpec(2, 8, 8, 6, ControllerPlacement::WestEastEdges) << QSizeF(900, 400) << 2 << 64 << false << 1
             << "8 × 8 mesh per chip";
-        QTest::addRow("40 chips: 16 drawn")
-            << allToAllSpec(40, 16, 1) << QSizeF(1200, 900) << SchematicGeometry::kMaxDrawnChips << 16 << false
-            << 24 << "all-to-all";
+        QTest::addRow("40 chips: 16 drawn") << allToAllSpec(40, 16, 1) << QSizeF(1200, 900)
+                                            << SchematicGeometry::kMaxDrawnChips << 16 << false << 24 << "all-to-all";
         QTest::addRow("zero cores: chip drawn without cells")
             << allToAllSpec(1, 0, 1) << QSizeF(400, 400) << 1 << 0 << false << 0 << "all-to-all";
         QTest::addRow("mesh without size: no cells") << meshSpec(1, 0, 0, 1, ControllerPlacement::WestEdge)
@@ -97,9 +94,8 @@ private slots:
             << allToAllSpec(0, 16, 1) << QSizeF(400, 400) << 0 << 0 << false << 0 << "all-to-all";
         QTest::addRow("negative chips: nothing drawn")
             << allToAllSpec(-3, 16, 1) << QSizeF(400, 400) << 0 << 0 << false << 0 << "all-to-all";
-        QTest::addRow("tiny widget: captions only")
-            << meshSpec(1, 4, 4, 1, ControllerPlacement::WestEdge) << QSizeF(30, 30) << 0 << 0 << false << 0
-            << "4 × 4 mesh";
+        QTest::addRow("tiny widget: captions only") << meshSpec(1, 4, 4, 1, ControllerPlacement::WestEdge)
+                                                    << QSizeF(30, 30) << 0 << 0 << false << 0 << "4 × 4 mesh";
     }
     void layout()
     {
@@ -181,13 +177,13 @@ private slots:
         QTest::addRow("west+east: 6 stacks, 2 chips") << meshSpec(2, 8, 8, 6, ControllerPlacement::WestEastEdges) << 6;
         QTest::addRow("all edges: 5 stacks") << meshSpec(1, 26, 20, 5, ControllerPlacement::AllEdges) << 5;
         ChipSpec explicitIds = meshSpec(1, 8, 8, 4, ControllerPlacement::Explicit);
-        explicitIds.hbm.controllerCoreIds = {0, 7, 56, 63}; // the four corners
+        explicitIds.hbm.controllerCoreIds = { 0, 7, 56, 63 }; // the four corners
         QTest::addRow("explicit corner ids") << explicitIds << 4;
         ChipSpec sameCore = meshSpec(1, 8, 8, 3, ControllerPlacement::Explicit);
-        sameCore.hbm.controllerCoreIds = {27, 27, 27};
+        sameCore.hbm.controllerCoreIds = { 27, 27, 27 };
         QTest::addRow("explicit, all on one core: still apart") << sameCore << 3;
         ChipSpec badIds = meshSpec(1, 4, 4, 2, ControllerPlacement::Explicit);
-        badIds.hbm.controllerCoreIds = {99};
+        badIds.hbm.controllerCoreIds = { 99 };
         QTest::addRow("explicit, ids out of range or missing") << badIds << 2;
         QTest::addRow("no HBM") << allToAllSpec(2, 16, 0) << 0;
         QTest::addRow("100 stacks: capped") << allToAllSpec(1, 16, 100) << SchematicGeometry::kMaxStacksPerChip;
@@ -228,15 +224,15 @@ private slots:
     void explicitPlacementUsesNearestEdge()
     {
         ChipSpec spec = meshSpec(1, 8, 8, 2, ControllerPlacement::Explicit);
-        spec.hbm.controllerCoreIds = {8 * 4, 8 * 4 + 7}; // west end and east end of row 4
+        spec.hbm.controllerCoreIds = { 8 * 4, 8 * 4 + 7 }; // west end and east end of row 4
         const SchematicGeometry geometry = SchematicGeometry::compute(spec, QSizeF(800, 800));
         QCOMPARE(geometry.chips.size(), 1);
         const auto& chip = geometry.chips[0];
         QCOMPARE(chip.hbmBoxes.size(), 2);
-        const bool westThenEast = chip.hbmBoxes[0].right() <= chip.outline.left()
-            && chip.hbmBoxes[1].left() >= chip.outline.right();
-        const bool eastThenWest = chip.hbmBoxes[1].right() <= chip.outline.left()
-            && chip.hbmBoxes[0].left() >= chip.outline.right();
+        const bool westThenEast
+            = chip.hbmBoxes[0].right() <= chip.outline.left() && chip.hbmBoxes[1].left() >= chip.outline.right();
+        const bool eastThenWest
+            = chip.hbmBoxes[1].right() <= chip.outline.left() && chip.hbmBoxes[0].left() >= chip.outline.right();
         QVERIFY(westThenEast || eastThenWest);
     }
 
@@ -249,10 +245,12 @@ private slots:
                                        << "5888 cores · 3588 MiB SRAM · HBM 16 TB/s, 384 GiB"
                                        << "4 chips, inter-chip 0 GB/s per chip";
         QTest::addRow("teaching mesh") << meshSpec(1, 4, 4, 1, ControllerPlacement::WestEdge)
-                                       << "16 cores · 4 MiB SRAM · HBM 1 TB/s, 24 GiB" << "1 chip";
+                                       << "16 cores · 4 MiB SRAM · HBM 1 TB/s, 24 GiB"
+                                       << "1 chip";
         ChipSpec small = meshSpec(1, 4, 4, 3, ControllerPlacement::WestEdge);
         small.hbm.bandwidthGBpsPerStack = 64;
-        QTest::addRow("under 1 TB/s: GB/s") << small << "16 cores · 4 MiB SRAM · HBM 192 GB/s, 72 GiB" << "1 chip";
+        QTest::addRow("under 1 TB/s: GB/s") << small << "16 cores · 4 MiB SRAM · HBM 192 GB/s, 72 GiB"
+                                            << "1 chip";
         QTest::addRow("40 chips say how many are drawn")
             << allToAllSpec(40, 16, 1) << "640 cores · 390 MiB SRAM · HBM 40 TB/s, 960 GiB"
             << "40 chips, inter-chip 0 GB/s per chip (16 of 40 drawn)";

@@ -15,9 +15,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "tests/support/compare_near.h"
 #include "tests/widgets/classroom_fixture.h"
 #include "widgets/classroom/sram_gauge.h"
-#include "tests/support/compare_near.h"
 
 using namespace elk;
 using namespace elk::widgets;

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The designs view on a real run: one row per design, latency bars matching the simulation,
 // speedup labels over basic, breakdown shares summing to 100 %, and the compare mode.
-#include "widgets/plots/qcp.h" // first: see qcp.h
 #include "tests/support/compare_near.h"
+#include "widgets/plots/qcp.h" // first: see qcp.h
 
 #include "tests/widgets/figure_dir.h"
 #include "tests/widgets/run_fixture.h"
@@ -36,8 +36,7 @@ QCPAxisRect* latencyRectOf(QCustomPlot* plot)
 
 } // namespace
 
-class TestDesignsView : public QObject
-{
+class TestDesignsView : public QObject {
     Q_OBJECT
 
 private slots:
@@ -85,8 +84,9 @@ private slots:
         QCOMPARE(view.figureKind(), QStringLiteral("designs"));
         view.setRun(test::smallRun());
         QVERIFY(view.hasData());
-        QCOMPARE(view.rowNames(), QStringList({ QStringLiteral("basic"), QStringLiteral("static"),
-                                      QStringLiteral("elk-dyn"), QStringLiteral("elk-full"), QStringLiteral("ideal") }));
+        QCOMPARE(view.rowNames(),
+            QStringList({ QStringLiteral("basic"), QStringLiteral("static"), QStringLiteral("elk-dyn"),
+                QStringLiteral("elk-full"), QStringLiteral("ideal") }));
 
         const auto figures = designFigures(*view.run());
         QStringList expectedLabels;

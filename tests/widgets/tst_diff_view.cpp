@@ -42,8 +42,7 @@ void exportsEveryFormat(PlotView& view, const QString& stem)
 
 } // namespace
 
-class TestDiffView : public QObject
-{
+class TestDiffView : public QObject {
     Q_OBJECT
 
 private slots:
@@ -123,7 +122,8 @@ private slots:
         QCOMPARE(view.opAt(((onA + onB) / 2).toPoint()), widest);
         QCOMPARE(view.opAt(QPoint(2, 2)), -1);
         const QString tip = view.toolTipAt(onA.toPoint());
-        QVERIFY2(tip.startsWith(view.ops()[std::size_t(widest)].name) && tip.contains(QStringLiteral("Δ wait")), qPrintable(tip));
+        QVERIFY2(tip.startsWith(view.ops()[std::size_t(widest)].name) && tip.contains(QStringLiteral("Δ wait")),
+            qPrintable(tip));
         QSignalSpy picked(&view, &PlotView::stepSelected);
         QTest::mouseClick(view.plot(), Qt::LeftButton, {}, onB.toPoint());
         QCOMPARE(picked.size(), 1);
@@ -141,7 +141,8 @@ private slots:
     void linkDeltasOnTheSameChip()
     {
         QFETCH(QString, chip);
-        const auto run = chip == QLatin1String("ipu-mk2-hbm") ? test::smallRun() : test::runOf(test::smallRunSpec(chip.toStdString()));
+        const auto run = chip == QLatin1String("ipu-mk2-hbm") ? test::smallRun()
+                                                              : test::runOf(test::smallRunSpec(chip.toStdString()));
         DiffLinksView view;
         view.resize(900, 600);
         view.show();
@@ -172,7 +173,8 @@ private slots:
         QVERIFY(!centre.isNull());
         QCOMPARE(view.linkAt(centre.toPoint()), changed);
         const QString tip = view.toolTipAt(centre.toPoint());
-        QVERIFY2(tip.startsWith(QString::fromStdString(a.links[std::size_t(changed)].name)) && tip.contains(QStringLiteral("B − A")),
+        QVERIFY2(tip.startsWith(QString::fromStdString(a.links[std::size_t(changed)].name))
+                && tip.contains(QStringLiteral("B − A")),
             qPrintable(tip));
         exportsEveryFormat(view, QStringLiteral("diff-links-") + chip);
     }

@@ -7,26 +7,26 @@
 #include "tests/widgets/figure_dir.h"
 #include "widgets/plots/plot_view.h"
 
+#include "tests/support/compare_near.h"
 #include <QFile>
 #include <QImage>
 #include <QRegularExpression>
 #include <QTest>
 #include <QXmlStreamReader>
-#include "tests/support/compare_near.h"
 
 using namespace elk::widgets;
 
 namespace {
 
 /// A plot with every kind of object applyStyle touches: two graphs, bars, legend, title, text item.
-class SamplePlotView : public PlotView
-{
+class SamplePlotView : public PlotView {
 public:
     SamplePlotView()
     {
         QCustomPlot* p = plot();
         p->plotLayout()->insertRow(0);
-        p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QStringLiteral("Sample"), QFont(p->font().family(), 11)));
+        p->plotLayout()->addElement(
+            0, 0, new QCPTextElement(p, QStringLiteral("Sample"), QFont(p->font().family(), 11)));
         for (int g = 0; g < 2; ++g) {
             QCPGraph* graph = p->addGraph();
             graph->setName(QStringLiteral("series %1").arg(g + 1));
@@ -62,8 +62,7 @@ int pixelsFor(double cm, int dpi)
 
 } // namespace
 
-class TestFigureExport : public QObject
-{
+class TestFigureExport : public QObject {
     Q_OBJECT
 
 private slots:
@@ -154,7 +153,8 @@ private slots:
         style.widthCm = widthCm;
         style.heightCm = heightCm;
         style.pngDpi = dpi;
-        const QString path = elk::test::figurePath(QStringLiteral("sample-%1x%2-%3.png").arg(widthCm).arg(heightCm).arg(dpi));
+        const QString path
+            = elk::test::figurePath(QStringLiteral("sample-%1x%2-%3.png").arg(widthCm).arg(heightCm).arg(dpi));
         const QString error = view.exportFigure(path, style);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QImage image;
@@ -169,7 +169,8 @@ private slots:
             for (int x = 0; x < image.width(); ++x) {
                 const QColor c = image.pixelColor(x, y);
                 dark += c.lightness() < 80;
-                blue += std::abs(c.red() - 0x00) < 30 && std::abs(c.green() - 0x72) < 30 && std::abs(c.blue() - 0xB2) < 30;
+                blue += std::abs(c.red() - 0x00) < 30 && std::abs(c.green() - 0x72) < 30
+                    && std::abs(c.blue() - 0xB2) < 30;
             }
         }
         QVERIFY2(dark > 100, qPrintable(QString::number(dark)));
@@ -180,10 +181,14 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("expected");
-        QTest::addRow("unknown suffix") << elk::test::figurePath(QStringLiteral("figure.jpg")) << QStringLiteral("unknown figure format");
-        QTest::addRow("no suffix") << elk::test::figurePath(QStringLiteral("figure")) << QStringLiteral("expected .pdf, .svg or .png");
-        QTest::addRow("folder missing") << QStringLiteral("/nonexistent-elk-folder/figure.pdf") << QStringLiteral("cannot write /nonexistent-elk-folder/figure.pdf");
-        QTest::addRow("png folder missing") << QStringLiteral("/nonexistent-elk-folder/figure.png") << QStringLiteral("cannot write");
+        QTest::addRow("unknown suffix") << elk::test::figurePath(QStringLiteral("figure.jpg"))
+                                        << QStringLiteral("unknown figure format");
+        QTest::addRow("no suffix") << elk::test::figurePath(QStringLiteral("figure"))
+                                   << QStringLiteral("expected .pdf, .svg or .png");
+        QTest::addRow("folder missing") << QStringLiteral("/nonexistent-elk-folder/figure.pdf")
+                                        << QStringLiteral("cannot write /nonexistent-elk-folder/figure.pdf");
+        QTest::addRow("png folder missing")
+            << QStringLiteral("/nonexistent-elk-folder/figure.png") << QStringLiteral("cannot write");
     }
 
     void errorsNameTheProblem()
@@ -201,10 +206,12 @@ private slots:
         SamplePlotView view;
         FigureStyle style;
         style.widthCm = 0;
-        QVERIFY(view.exportFigure(elk::test::figurePath(QStringLiteral("zero.png")), style).contains(QStringLiteral("size")));
+        QVERIFY(view.exportFigure(elk::test::figurePath(QStringLiteral("zero.png")), style)
+                    .contains(QStringLiteral("size")));
         style = FigureStyle::column();
         style.fontPt = 0.5;
-        QVERIFY(view.exportFigure(elk::test::figurePath(QStringLiteral("tiny.png")), style).contains(QStringLiteral("font")));
+        QVERIFY(view.exportFigure(elk::test::figurePath(QStringLiteral("tiny.png")), style)
+                    .contains(QStringLiteral("font")));
     }
 
     void screenViewIsRestored()

@@ -17,8 +17,7 @@
 using namespace elk;
 using namespace elk::widgets;
 
-class TestFigureMetadata : public QObject
-{
+class TestFigureMetadata : public QObject {
     Q_OBJECT
 
 private slots:
@@ -80,7 +79,8 @@ private slots:
         file.write("elk-run-spec-sha256:0000");
         file.close();
         QVERIFY(readFigureMetadata(text).error.contains(QStringLiteral("expected .pdf, .svg or .png")));
-        QVERIFY(readFigureMetadata(dir.filePath(QStringLiteral("missing.pdf"))).error.contains(QStringLiteral("missing.pdf")));
+        QVERIFY(readFigureMetadata(dir.filePath(QStringLiteral("missing.pdf")))
+                    .error.contains(QStringLiteral("missing.pdf")));
         const QString png = dir.filePath(QStringLiteral("broken.png"));
         QFile broken(png);
         QVERIFY(broken.open(QIODevice::WriteOnly));

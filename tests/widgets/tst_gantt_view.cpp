@@ -14,8 +14,8 @@
 #include <QTest>
 #include <QWheelEvent>
 
-#include "timeline_fixture.h"
 #include "tests/support/compare_near.h"
+#include "timeline_fixture.h"
 
 using namespace elk;
 using namespace elk::widgets;
@@ -238,7 +238,8 @@ private slots:
         view->setSelectedStep(last);
         const GanttOp& op = data.ops[std::size_t(last)];
         QVERIFY(view->lowerCycles() <= op.executeEnd && view->upperCycles() >= op.executeStart);
-        ELK_COMPARE_NEAR(view->upperCycles() - view->lowerCycles(), data.latencyCycles * 0.1, data.latencyCycles * 1e-9);
+        ELK_COMPARE_NEAR(
+            view->upperCycles() - view->lowerCycles(), data.latencyCycles * 0.1, data.latencyCycles * 1e-9);
         // Already in view: nothing moves.
         const double lower = view->lowerCycles();
         view->setSelectedStep(last - 1 >= 0 && data.ops[std::size_t(last - 1)].executeStart >= lower ? last - 1 : last);

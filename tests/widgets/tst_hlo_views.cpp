@@ -154,7 +154,8 @@ private slots:
         QTest::addRow("split replica groups, linear: every collective exposed")
             << QStringLiteral("test_split_replica_groups.mlir") << int(hlo::SplitMode::Linear) << false;
         QTest::addRow("ResNet-50 train step, dependency split: some hidden behind compute")
-            << QStringLiteral("resnet_50_train_step_4_devices_1024_batch.mlir") << int(hlo::SplitMode::Dependency) << true;
+            << QStringLiteral("resnet_50_train_step_4_devices_1024_batch.mlir") << int(hlo::SplitMode::Dependency)
+            << true;
     }
 
     void exposedCommunicationAddsUp()
@@ -193,9 +194,9 @@ private slots:
             << QList<QPointF> { { 1, 2 } };
         QTest::addRow("communication under compute is hidden")
             << handMade({ { K::Compute, 0, 4 }, { K::Communication, 1, 2 } }) << QList<QPointF> {};
-        QTest::addRow("partly hidden at both ends")
-            << handMade({ { K::Compute, 0, 1 }, { K::Communication, 0.5, 3.5 }, { K::Compute, 2, 3 }, { K::Compute, 3.2, 4 } })
-            << QList<QPointF> { { 1, 2 }, { 3, 3.2 } };
+        QTest::addRow("partly hidden at both ends") << handMade(
+            { { K::Compute, 0, 1 }, { K::Communication, 0.5, 3.5 }, { K::Compute, 2, 3 }, { K::Compute, 3.2, 4 } })
+                                                    << QList<QPointF> { { 1, 2 }, { 3, 3.2 } };
         QTest::addRow("two collectives, one after compute")
             << handMade({ { K::Compute, 0, 1 }, { K::Communication, 0, 0.5 }, { K::Communication, 1, 1.5 } })
             << QList<QPointF> { { 1, 1.5 } };
@@ -224,7 +225,8 @@ private slots:
         QCOMPARE(data.groups[0].label, QStringLiteral("4x-a100-sxm-40gb · roofline"));
         QCOMPARE(data.groups[1].label, QStringLiteral("4x-h100-sxm · roofline"));
         // The first run on top, lanes apart.
-        QVERIFY(data.lanes[std::size_t(data.groups[0].computeLane)].y > data.lanes[std::size_t(data.groups[1].computeLane)].y);
+        QVERIFY(data.lanes[std::size_t(data.groups[0].computeLane)].y
+            > data.lanes[std::size_t(data.groups[1].computeLane)].y);
         std::set<double> ys;
         for (const HloLane& lane : data.lanes) {
             QVERIFY(lane.y - lane.halfHeight >= data.valueLower && lane.y + lane.halfHeight <= data.valueUpper);
@@ -241,8 +243,8 @@ private slots:
         const HloTimelineData& data = view->data();
         const int lane = data.groups[0].computeLane;
         const auto& bars = data.lanes[std::size_t(lane)].bars;
-        const auto widest = std::max_element(
-            bars.begin(), bars.end(), [](const LaneBar& a, const LaneBar& b) { return a.end - a.start < b.end - b.start; });
+        const auto widest = std::max_element(bars.begin(), bars.end(),
+            [](const LaneBar& a, const LaneBar& b) { return a.end - a.start < b.end - b.start; });
         const QPointF centre = view->barCenter(lane, int(widest - bars.begin()));
         QVERIFY(!centre.isNull());
         const auto [hitLane, hitBar] = view->barAt(centre.toPoint());
@@ -375,7 +377,8 @@ private slots:
         }
         // The wide style too, for a look at the figures (ELK_FIGURE_DIR).
         if (suffix == QLatin1String("png"))
-            QVERIFY(view->exportFigure(test::figurePath(kind + QStringLiteral("-wide.png")), FigureStyle::wide()).isEmpty());
+            QVERIFY(view->exportFigure(test::figurePath(kind + QStringLiteral("-wide.png")), FigureStyle::wide())
+                        .isEmpty());
     }
 
     void regionModelPassesTester()
@@ -388,7 +391,8 @@ private slots:
         QCOMPARE(model.columnCount(), int(HloRegionTableModel::ColumnCount));
         for (int row = 0; row < model.rowCount(); ++row) {
             const hlo::RegionReport& region = m_a100->regions[std::size_t(row)];
-            QCOMPARE(model.index(row, HloRegionTableModel::DurationColumn).data(HloRegionTableModel::SortRole).toDouble(),
+            QCOMPARE(
+                model.index(row, HloRegionTableModel::DurationColumn).data(HloRegionTableModel::SortRole).toDouble(),
                 region.seconds);
             QCOMPARE(model.index(row, HloRegionTableModel::KindColumn).data().toString(),
                 region.kind == hlo::RegionKind::Compute ? QStringLiteral("compute") : QStringLiteral("communication"));
@@ -405,13 +409,16 @@ private slots:
         proxy.sort(HloRegionTableModel::DurationColumn, Qt::DescendingOrder);
         double previous = 1e300;
         for (int row = 0; row < proxy.rowCount(); ++row) {
-            const double seconds = proxy.index(row, HloRegionTableModel::DurationColumn).data(HloRegionTableModel::SortRole).toDouble();
+            const double seconds
+                = proxy.index(row, HloRegionTableModel::DurationColumn).data(HloRegionTableModel::SortRole).toDouble();
             QVERIFY(seconds <= previous);
             previous = seconds;
         }
         const int top = proxy.index(0, 0).data(HloRegionTableModel::RegionRole).toInt();
-        const double longest = std::max_element(m_a100->regions.begin(), m_a100->regions.end(),
-            [](const auto& a, const auto& b) { return a.seconds < b.seconds; })->seconds;
+        const double longest
+            = std::max_element(m_a100->regions.begin(), m_a100->regions.end(), [](const auto& a, const auto& b) {
+                  return a.seconds < b.seconds;
+              })->seconds;
         QCOMPARE(m_a100->regions[std::size_t(top)].seconds, longest);
         model.setResult(m_h100);
         QCOMPARE(model.rowCount(), int(m_h100->regions.size()));

@@ -14,8 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "timeline_fixture.h"
 #include "tests/support/compare_near.h"
+#include "timeline_fixture.h"
 
 using namespace elk;
 using namespace elk::widgets;
@@ -135,7 +135,10 @@ private slots:
         QCOMPARE(view.binPosition(), bin + 1);
         ELK_COMPARE_NEAR(view.shownUtilization(link), linkUtilization(sim, bin)[std::size_t(link)], 1e-6);
         QVERIFY2(std::abs(view.shownUtilization(link) - average) > 0.01,
-            qPrintable(QStringLiteral("bin %1 shows %2, the average %3").arg(bin + 1).arg(view.shownUtilization(link)).arg(average)));
+            qPrintable(QStringLiteral("bin %1 shows %2, the average %3")
+                           .arg(bin + 1)
+                           .arg(view.shownUtilization(link))
+                           .arg(average)));
         QVERIFY2(view.binLabel().startsWith(QStringLiteral("t = ")), qPrintable(view.binLabel()));
         QVERIFY(view.binLabel().endsWith(QStringLiteral(" µs")) || view.binLabel().endsWith(QStringLiteral(" ms")));
         view.setBinPosition(0);

@@ -7,9 +7,9 @@
 
 #include <QLabel>
 #include <QTableWidget>
+#include <QTest>
 #include <QTextDocument>
 #include <QTextOption>
-#include <QTest>
 
 #include "widgets/model/model_summary_view.h"
 #include "widgets/model/quantity_format.h"
@@ -27,13 +27,13 @@ const QString kThinSpace = QString(QChar(0x2009));
 std::size_t indexOf(TensorRole role)
 {
     return std::size_t(std::find(elk::model::kAllTensorRoles.begin(), elk::model::kAllTensorRoles.end(), role)
-                       - elk::model::kAllTensorRoles.begin());
+        - elk::model::kAllTensorRoles.begin());
 }
 
 std::size_t indexOf(OpKind kind)
 {
     return std::size_t(std::find(elk::model::kAllOpKinds.begin(), elk::model::kAllOpKinds.end(), kind)
-                       - elk::model::kAllOpKinds.begin());
+        - elk::model::kAllOpKinds.begin());
 }
 
 std::shared_ptr<ModelSnapshot> loadedSnapshot()
@@ -80,8 +80,7 @@ QLabel* label(const QWidget& view, const char* name)
 
 } // namespace
 
-class TestModelSummaryView : public QObject
-{
+class TestModelSummaryView : public QObject {
     Q_OBJECT
 private slots:
     void formatsBytes_data()
@@ -115,7 +114,8 @@ private slots:
         QTest::addRow("five MFLOP") << elk::widgets::formatFlops(5'000'000) << "5.000 MFLOP";
         QTest::addRow("short count ungrouped") << elk::widgets::formatCount(2048) << "2048";
         QTest::addRow("long count grouped by thin spaces")
-            << elk::widgets::formatCount(1'048'576) << QStringList({ QStringLiteral("1"), QStringLiteral("048"), QStringLiteral("576") }).join(kThinSpace);
+            << elk::widgets::formatCount(1'048'576)
+            << QStringList({ QStringLiteral("1"), QStringLiteral("048"), QStringLiteral("576") }).join(kThinSpace);
     }
     void formatsFlopsAndCounts()
     {
@@ -129,20 +129,34 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("expected");
         QTest::addRow("ops, grouped") << "opCount" << QStringLiteral("123") + kThinSpace + QStringLiteral("456");
-        QTest::addRow("distinct expressions") << "distinctExpressionCount" << "12";
-        QTest::addRow("tensors") << "tensorCount" << "30";
-        QTest::addRow("GFLOP") << "flops" << "10.83 GFLOP";
-        QTest::addRow("weights in GiB") << "weightBytes" << "3.00 GiB";
-        QTest::addRow("KV cache in MiB") << "kvCacheBytes" << "640.31 MiB";
-        QTest::addRow("activations in KiB") << "activationBytes" << "1.50 KiB";
-        QTest::addRow("outputs in bytes") << "outputBytes" << "512 B";
-        QTest::addRow("optimizer state in GiB") << "optimizerStateBytes" << "6.00 GiB";
-        QTest::addRow("phase") << "phase" << "prefill";
-        QTest::addRow("batch") << "batch" << "8";
-        QTest::addRow("sequence length") << "seqLen" << "4096";
-        QTest::addRow("KV length") << "kvLen" << "0";
-        QTest::addRow("title is the model name") << "modelTitle" << "tiny-net";
-        QTest::addRow("file name without folders") << "modelFile" << "tiny-net.elk.json";
+        QTest::addRow("distinct expressions") << "distinctExpressionCount"
+                                              << "12";
+        QTest::addRow("tensors") << "tensorCount"
+                                 << "30";
+        QTest::addRow("GFLOP") << "flops"
+                               << "10.83 GFLOP";
+        QTest::addRow("weights in GiB") << "weightBytes"
+                                        << "3.00 GiB";
+        QTest::addRow("KV cache in MiB") << "kvCacheBytes"
+                                         << "640.31 MiB";
+        QTest::addRow("activations in KiB") << "activationBytes"
+                                            << "1.50 KiB";
+        QTest::addRow("outputs in bytes") << "outputBytes"
+                                          << "512 B";
+        QTest::addRow("optimizer state in GiB") << "optimizerStateBytes"
+                                                << "6.00 GiB";
+        QTest::addRow("phase") << "phase"
+                               << "prefill";
+        QTest::addRow("batch") << "batch"
+                               << "8";
+        QTest::addRow("sequence length") << "seqLen"
+                                         << "4096";
+        QTest::addRow("KV length") << "kvLen"
+                                   << "0";
+        QTest::addRow("title is the model name") << "modelTitle"
+                                                 << "tiny-net";
+        QTest::addRow("file name without folders") << "modelFile"
+                                                   << "tiny-net.elk.json";
     }
     void showsFiguresWithUnits()
     {
@@ -184,7 +198,7 @@ private slots:
         QCOMPARE(label(view, "modelTitle")->text(), QStringLiteral("Model not loaded"));
         QCOMPARE(label(view, "modelFile")->text(), QStringLiteral("broken.elk.json"));
         QVERIFY(!label(view, "opCount")->isVisibleTo(&view)); // the previous model's figures are gone
-        QVERIFY(label(view, "batch")->isVisibleTo(&view));    // the workspace's run still applies
+        QVERIFY(label(view, "batch")->isVisibleTo(&view)); // the workspace's run still applies
         QCOMPARE(label(view, "batch")->text(), QStringLiteral("16"));
         QVERIFY(!view.summary()->ok());
     }
@@ -253,7 +267,7 @@ private slots:
         QVERIFY2(layout.idealWidth() <= kPanelWidth, qPrintable(QString::number(layout.idealWidth())));
         QVERIFY(view.fontMetrics().horizontalAdvance(path) > 3 * kPanelWidth); // the case is real
         QVERIFY2(view.minimumSizeHint().width() <= kPanelWidth, // the panel does not grow to the path's width
-                 qPrintable(QString::number(view.minimumSizeHint().width())));
+            qPrintable(QString::number(view.minimumSizeHint().width())));
     }
 };
 

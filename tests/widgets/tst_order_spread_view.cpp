@@ -14,8 +14,7 @@
 using namespace elk;
 using namespace elk::widgets;
 
-class TestOrderSpreadView : public QObject
-{
+class TestOrderSpreadView : public QObject {
     Q_OBJECT
 
 private slots:
@@ -30,8 +29,10 @@ private slots:
         const schedule::OrderSearch& search = full->orders;
         QCOMPARE(std::int64_t(search.orderLatencyCycles.size()), search.validOrders);
         QVERIFY(search.validOrders > 1);
-        QCOMPARE(*std::min_element(search.orderLatencyCycles.begin(), search.orderLatencyCycles.end()), search.minCycles);
-        QCOMPARE(*std::max_element(search.orderLatencyCycles.begin(), search.orderLatencyCycles.end()), search.maxCycles);
+        QCOMPARE(
+            *std::min_element(search.orderLatencyCycles.begin(), search.orderLatencyCycles.end()), search.minCycles);
+        QCOMPARE(
+            *std::max_element(search.orderLatencyCycles.begin(), search.orderLatencyCycles.end()), search.maxCycles);
         QVERIFY(search.chosenOrder >= 0 && search.chosenOrder < int(search.validOrders));
         if (full->note.find("without the joint") == std::string::npos)
             QCOMPARE(search.orderLatencyCycles[std::size_t(search.chosenOrder)], full->latencyCycles);

@@ -100,8 +100,7 @@ QCPLegend* legendOf(QCustomPlot* plot)
 
 } // namespace
 
-class TestPaperFigureView : public QObject
-{
+class TestPaperFigureView : public QObject {
     Q_OBJECT
 
 private slots:

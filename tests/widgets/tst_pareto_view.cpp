@@ -50,8 +50,7 @@ int richestStep(const run::RunResult& run)
 
 } // namespace
 
-class TestParetoView : public QObject
-{
+class TestParetoView : public QObject {
     Q_OBJECT
 
 private slots:

@@ -55,7 +55,8 @@ std::shared_ptr<run::SweepResult> bandwidthSweep(const std::vector<bool>& done)
 std::shared_ptr<run::SweepResult> gridSweep(int missing)
 {
     auto sweep = std::make_shared<run::SweepResult>();
-    run::SweepAxis noc { "interconnect.linkBandwidthGBpsPerCore", { "2.75", "5.5", "11" }, "NoC link bandwidth per core (GB/s)" };
+    run::SweepAxis noc { "interconnect.linkBandwidthGBpsPerCore", { "2.75", "5.5", "11" },
+        "NoC link bandwidth per core (GB/s)" };
     run::SweepAxis cores { "coresPerChip", { "368", "736", "1104", "1472" }, "Cores per chip" };
     sweep->axes = { noc, cores };
     sweep->designs = kDesigns;
@@ -94,8 +95,7 @@ QCPColorMap* colorMapOf(QCustomPlot* plot)
 
 } // namespace
 
-class TestSweepView : public QObject
-{
+class TestSweepView : public QObject {
     Q_OBJECT
 
 private slots:
@@ -115,9 +115,11 @@ private slots:
         QTest::addColumn<QList<bool>>("done");
         QTest::addColumn<int>("expected");
         QTest::addRow("all done") << QList<bool>(9, true) << 9;
-        QTest::addRow("first three") << QList<bool>({ true, true, true, false, false, false, false, false, false }) << 3;
+        QTest::addRow("first three") << QList<bool>({ true, true, true, false, false, false, false, false, false })
+                                     << 3;
         QTest::addRow("scattered") << QList<bool>({ true, false, true, false, false, true, false, false, true }) << 4;
-        QTest::addRow("only the last") << QList<bool>({ false, false, false, false, false, false, false, false, true }) << 1;
+        QTest::addRow("only the last") << QList<bool>({ false, false, false, false, false, false, false, false, true })
+                                       << 1;
     }
 
     void linesHoldOnlyPointsDone()
@@ -223,7 +225,8 @@ private slots:
         QTest::addColumn<bool>("grid");
         QTest::addColumn<bool>("wide");
         QTest::addRow("lines, column") << QStringLiteral("sweep-lines-column.png") << false << false;
-        QTest::addRow("lines half done, two columns") << QStringLiteral("sweep-lines-partial-wide.png") << false << true;
+        QTest::addRow("lines half done, two columns")
+            << QStringLiteral("sweep-lines-partial-wide.png") << false << true;
         QTest::addRow("heatmap, column") << QStringLiteral("sweep-heatmap-column.png") << true << false;
         QTest::addRow("heatmap, pdf") << QStringLiteral("sweep-heatmap.pdf") << true << false;
     }
@@ -238,7 +241,8 @@ private slots:
         if (grid)
             view.setSweep(gridSweep(5));
         else
-            view.setSweep(bandwidthSweep(wide ? std::vector<bool> { true, true, false, true, true } : std::vector<bool> {}));
+            view.setSweep(
+                bandwidthSweep(wide ? std::vector<bool> { true, true, false, true, true } : std::vector<bool> {}));
         const QString path = test::figurePath(file);
         const QString error = view.exportFigure(path, wide ? FigureStyle::wide() : FigureStyle::column());
         QVERIFY2(error.isEmpty(), qPrintable(error));

@@ -6,8 +6,8 @@
 #include "widgets/timeline/link_map.h"
 #include "widgets/timeline/timeline_geometry.h"
 
-#include <QTest>
 #include "tests/support/compare_near.h"
+#include <QTest>
 
 using namespace elk::widgets;
 

@@ -18,8 +18,7 @@
 using namespace elk;
 using namespace elk::widgets;
 
-class TestWaterfallView : public QObject
-{
+class TestWaterfallView : public QObject {
     Q_OBJECT
 
 private slots:
@@ -43,7 +42,8 @@ private slots:
             const double latencyMs = s.latencyCycles / s.clockHz * 1e3;
             // Parts under 1e-4 of the latency are not drawn.
             QVERIFY2(std::abs(rowSums.value(double(row)) - latencyMs) <= 1e-3 * latencyMs,
-                qPrintable(view.rowNames()[row] + QStringLiteral(": %1 vs %2 ms").arg(rowSums.value(double(row))).arg(latencyMs)));
+                qPrintable(view.rowNames()[row]
+                    + QStringLiteral(": %1 vs %2 ms").arg(rowSums.value(double(row))).arg(latencyMs)));
         }
         view.setRun(nullptr);
         QVERIFY(!view.hasData());

@@ -34,44 +34,44 @@ using elk::chip::FieldError;
 
 namespace {
 
-constexpr qint64 kMaxChipFileBytes = 4 * 1024 * 1024; // chip files are a few KiB; refuse anything absurd
-const QColor kInvalidBase(0xff, 0xdd, 0xdd);
-const QColor kInvalidText(0xb0, 0x00, 0x20);
+    constexpr qint64 kMaxChipFileBytes = 4 * 1024 * 1024; // chip files are a few KiB; refuse anything absurd
+    const QColor kInvalidBase(0xff, 0xdd, 0xdd);
+    const QColor kInvalidText(0xb0, 0x00, 0x20);
 
-QString describe(const FieldError& error)
-{
-    const QString message = QString::fromStdString(error.message);
-    return error.field.empty() ? message : QString::fromStdString(error.field) + QStringLiteral(": ") + message;
-}
-
-// An error belongs to an editor when it names the editor's field, an element of it
-// ("/hbm/controllerCoreIds/2") or an object containing it ("/tileCost/roofline").
-bool errorConcerns(const QString& errorField, const QString& pointer)
-{
-    if (errorField.isEmpty())
-        return false;
-    return errorField == pointer || errorField.startsWith(pointer + QLatin1Char('/'))
-        || pointer.startsWith(errorField + QLatin1Char('/'));
-}
-
-void markInvalid(QWidget* editor, QLabel* label, bool invalid)
-{
-    if (editor->property("elkInvalid").toBool() == invalid)
-        return;
-    editor->setProperty("elkInvalid", invalid);
-    if (invalid) {
-        QPalette palette = editor->palette();
-        palette.setColor(QPalette::Base, kInvalidBase);
-        palette.setColor(QPalette::Button, kInvalidBase);
-        editor->setPalette(palette);
-        QPalette labelPalette = label->palette();
-        labelPalette.setColor(QPalette::WindowText, kInvalidText);
-        label->setPalette(labelPalette);
-    } else {
-        editor->setPalette(QPalette());
-        label->setPalette(QPalette());
+    QString describe(const FieldError& error)
+    {
+        const QString message = QString::fromStdString(error.message);
+        return error.field.empty() ? message : QString::fromStdString(error.field) + QStringLiteral(": ") + message;
     }
-}
+
+    // An error belongs to an editor when it names the editor's field, an element of it
+    // ("/hbm/controllerCoreIds/2") or an object containing it ("/tileCost/roofline").
+    bool errorConcerns(const QString& errorField, const QString& pointer)
+    {
+        if (errorField.isEmpty())
+            return false;
+        return errorField == pointer || errorField.startsWith(pointer + QLatin1Char('/'))
+            || pointer.startsWith(errorField + QLatin1Char('/'));
+    }
+
+    void markInvalid(QWidget* editor, QLabel* label, bool invalid)
+    {
+        if (editor->property("elkInvalid").toBool() == invalid)
+            return;
+        editor->setProperty("elkInvalid", invalid);
+        if (invalid) {
+            QPalette palette = editor->palette();
+            palette.setColor(QPalette::Base, kInvalidBase);
+            palette.setColor(QPalette::Button, kInvalidBase);
+            editor->setPalette(palette);
+            QPalette labelPalette = label->palette();
+            labelPalette.setColor(QPalette::WindowText, kInvalidText);
+            label->setPalette(labelPalette);
+        } else {
+            editor->setPalette(QPalette());
+            label->setPalette(QPalette());
+        }
+    }
 
 } // namespace
 
@@ -93,7 +93,8 @@ ChipEditor::ChipEditor(QWidget* parent)
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(buildForm());
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the form reflows instead
-    scroll->setMinimumWidth(scroll->widget()->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    scroll->setMinimumWidth(
+        scroll->widget()->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
 
     m_schematic = new ChipSchematic;
     auto* right = new QSplitter(Qt::Vertical);
@@ -109,13 +110,13 @@ ChipEditor::ChipEditor(QWidget* parent)
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
-    split->setSizes({560, 700});
+    split->setSizes({ 560, 700 });
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildHeader());
     layout->addWidget(split, 1);
 
-    setSpec(ChipSpec{});
+    setSpec(ChipSpec {});
 }
 
 ChipEditor::~ChipEditor() = default;
@@ -132,8 +133,8 @@ QWidget* ChipEditor::buildHeader()
     for (const ChipSpec& preset : m_presets) {
         const QString name = QString::fromStdString(preset.name);
         m_presetPicker->addItem(name, name);
-        m_presetPicker->setItemData(m_presetPicker->count() - 1, QString::fromStdString(preset.description),
-                                    Qt::ToolTipRole);
+        m_presetPicker->setItemData(
+            m_presetPicker->count() - 1, QString::fromStdString(preset.description), Qt::ToolTipRole);
     }
     m_presetPicker->addItem(tr("Custom"), QString());
     m_presetPicker->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -160,13 +161,13 @@ QWidget* ChipEditor::buildHeader()
     connect(undo, &QPushButton::clicked, m_undoStack, &QUndoStack::undo);
     connect(m_undoStack, &QUndoStack::canUndoChanged, undo, &QWidget::setEnabled);
     connect(m_undoStack, &QUndoStack::undoTextChanged, undo,
-            [undo](const QString& text) { undo->setToolTip(tr("Undo %1").arg(text)); });
+        [undo](const QString& text) { undo->setToolTip(tr("Undo %1").arg(text)); });
     auto* redo = new QPushButton(tr("Redo"));
     redo->setObjectName(QStringLiteral("redoButton"));
     connect(redo, &QPushButton::clicked, m_undoStack, &QUndoStack::redo);
     connect(m_undoStack, &QUndoStack::canRedoChanged, redo, &QWidget::setEnabled);
     connect(m_undoStack, &QUndoStack::redoTextChanged, redo,
-            [redo](const QString& text) { redo->setToolTip(tr("Redo %1").arg(text)); });
+        [redo](const QString& text) { redo->setToolTip(tr("Redo %1").arg(text)); });
     undo->setEnabled(false);
     redo->setEnabled(false);
 
@@ -193,9 +194,9 @@ QWidget* ChipEditor::buildProblemsPanel()
     m_messages->setWordWrap(true);
     m_messages->setToolTip(tr("Problems with the spec as \"field: message\"; click one to go to the field."));
     connect(m_messages, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { focusField(item->data(Qt::UserRole).toString()); });
+        [this](QListWidgetItem* item) { focusField(item->data(Qt::UserRole).toString()); });
     connect(m_messages, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem* item) { focusField(item->data(Qt::UserRole).toString()); });
+        [this](QListWidgetItem* item) { focusField(item->data(Qt::UserRole).toString()); });
     column->addWidget(m_summary);
     column->addWidget(m_messages, 1);
     return panel;
@@ -210,8 +211,8 @@ void ChipEditor::setSpec(const ChipSpec& spec)
 
 bool ChipEditor::loadPreset(const QString& name)
 {
-    const auto found = std::find_if(m_presets.begin(), m_presets.end(),
-                                    [&](const ChipSpec& preset) { return preset.name == name.toStdString(); });
+    const auto found = std::find_if(
+        m_presets.begin(), m_presets.end(), [&](const ChipSpec& preset) { return preset.name == name.toStdString(); });
     if (found == m_presets.end()) {
         setFileError(tr("No built-in preset is called \"%1\".").arg(name));
         refreshPresetPicker(); // the picker shows what is loaded, not the failed choice
@@ -282,8 +283,9 @@ void ChipEditor::refreshValidation()
         if (m_localErrors.contains(field.pointer))
             messages << m_localErrors.value(field.pointer);
         markInvalid(field.editor, field.label, !messages.isEmpty());
-        const QString tip = messages.isEmpty() ? field.help
-                                               : field.help + QStringLiteral("\n\n⚠ ") + messages.join(QStringLiteral("\n⚠ "));
+        const QString tip = messages.isEmpty()
+            ? field.help
+            : field.help + QStringLiteral("\n\n⚠ ") + messages.join(QStringLiteral("\n⚠ "));
         field.editor->setToolTip(tip);
     }
 
@@ -302,7 +304,8 @@ void ChipEditor::refreshValidation()
     for (const Field& field : m_fields) {
         if (!m_localErrors.contains(field.pointer))
             continue;
-        auto* item = new QListWidgetItem(warning, field.pointer + QStringLiteral(": ") + m_localErrors.value(field.pointer));
+        auto* item
+            = new QListWidgetItem(warning, field.pointer + QStringLiteral(": ") + m_localErrors.value(field.pointer));
         item->setData(Qt::UserRole, field.pointer);
         m_messages->addItem(item);
     }
@@ -360,12 +363,14 @@ bool ChipEditor::loadJsonFile(const QString& path)
         return false;
     }
     const QByteArray bytes = file.readAll();
-    const elk::chip::ChipParseResult parsed = elk::chip::chipSpecFromJson(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    const elk::chip::ChipParseResult parsed
+        = elk::chip::chipSpecFromJson(std::string_view(bytes.constData(), std::size_t(bytes.size())));
     if (!parsed.ok()) {
         QStringList lines;
         for (const FieldError& error : parsed.errors)
             lines << describe(error);
-        setFileError(tr("Could not load %1 (the spec is unchanged): %2").arg(shownPath, lines.join(QStringLiteral("; "))));
+        setFileError(
+            tr("Could not load %1 (the spec is unchanged): %2").arg(shownPath, lines.join(QStringLiteral("; "))));
         return false;
     }
     m_lastDirectory = QFileInfo(path).absolutePath();
@@ -392,23 +397,25 @@ bool ChipEditor::saveJsonFile(const QString& path)
     m_lastDirectory = QFileInfo(path).absolutePath();
     setFileError({});
     m_undoStack->setClean();
-    emit statusMessage(m_valid ? tr("Saved %1").arg(shownPath)
-                               : tr("Saved %1 (the spec still has problems)").arg(shownPath));
+    emit statusMessage(
+        m_valid ? tr("Saved %1").arg(shownPath) : tr("Saved %1 (the spec still has problems)").arg(shownPath));
     return true;
 }
 
 void ChipEditor::openJsonDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open chip"), m_lastDirectory,
-                                                      tr("Chip JSON (*.json);;All files (*)"));
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open chip"), m_lastDirectory, tr("Chip JSON (*.json);;All files (*)"));
     if (!path.isEmpty())
         loadJsonFile(path);
 }
 
 void ChipEditor::saveJsonDialog()
 {
-    const QString suggested = QDir(m_lastDirectory).filePath(QString::fromStdString(m_spec.name) + QStringLiteral(".json"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Save chip"), suggested, tr("Chip JSON (*.json);;All files (*)"));
+    const QString suggested
+        = QDir(m_lastDirectory).filePath(QString::fromStdString(m_spec.name) + QStringLiteral(".json"));
+    QString path
+        = QFileDialog::getSaveFileName(this, tr("Save chip"), suggested, tr("Chip JSON (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())

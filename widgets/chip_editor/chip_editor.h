@@ -31,8 +31,7 @@ class SpecSnapshotCommand;
 ///
 /// Every field editor's objectName is the field's JSON pointer ("/interconnect/meshWidth");
 /// an invalid editor carries the dynamic property "elkInvalid" = true and the message in its tooltip.
-class ChipEditor : public QWidget
-{
+class ChipEditor : public QWidget {
     Q_OBJECT
 public:
     explicit ChipEditor(QWidget* parent = nullptr);
@@ -94,18 +93,18 @@ private:
     QWidget* buildProblemsPanel();
     void addNumber(QFormLayout* form, const NumberDef& def);
     void addLineEdit(QFormLayout* form, const QString& pointer, const QString& label, const QString& help,
-                     std::function<QString(const elk::chip::ChipSpec&)> get,
-                     std::function<void(elk::chip::ChipSpec&, const QString&)> set);
+        std::function<QString(const elk::chip::ChipSpec&)> get,
+        std::function<void(elk::chip::ChipSpec&, const QString&)> set);
     void addTextBlock(QFormLayout* form, const QString& pointer, const QString& label, const QString& help,
-                      std::function<QString(const elk::chip::ChipSpec&)> get,
-                      std::function<void(elk::chip::ChipSpec&, const QString&)> set);
+        std::function<QString(const elk::chip::ChipSpec&)> get,
+        std::function<void(elk::chip::ChipSpec&, const QString&)> set);
     void addChoice(QFormLayout* form, const QString& pointer, const QString& label, const QString& help,
-                   const QList<QPair<QString, int>>& items, std::function<int(const elk::chip::ChipSpec&)> get,
-                   std::function<void(elk::chip::ChipSpec&, int)> set);
+        const QList<QPair<QString, int>>& items, std::function<int(const elk::chip::ChipSpec&)> get,
+        std::function<void(elk::chip::ChipSpec&, int)> set);
     void addControllerIds(QFormLayout* form);
     void addFittedPath(QFormLayout* form);
     Field& addField(QFormLayout* form, const QString& pointer, const QString& label, QWidget* editor,
-                    const QString& help, QWidget* row = nullptr);
+        const QString& help, QWidget* row = nullptr);
 
     void commitEdit(int fieldIndex, const elk::chip::ChipSpec& next, const QString& what);
     void pushReplacement(const elk::chip::ChipSpec& next, const QString& what);

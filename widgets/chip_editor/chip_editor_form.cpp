@@ -44,55 +44,55 @@ struct ChipEditor::NumberDef {
 
 namespace {
 
-QFormLayout* newGroup(QVBoxLayout* column, const QString& title)
-{
-    auto* group = new QGroupBox(title);
-    auto* form = new QFormLayout(group);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    column->addWidget(group);
-    return form;
-}
-
-bool isRoofline(const ChipSpec& spec)
-{
-    return spec.tileCost.model == TileCostModelKind::Roofline;
-}
-
-bool isMesh(const ChipSpec& spec)
-{
-    return spec.interconnect.topology == Topology::Mesh2d;
-}
-
-QString formatIds(const std::vector<int>& ids)
-{
-    QStringList parts;
-    for (int id : ids)
-        parts << QString::number(id);
-    return parts.join(QStringLiteral(", "));
-}
-
-// "0, 45,1426" → ids; empty parts are skipped so a trailing comma while typing is fine.
-std::optional<std::vector<int>> parseIds(const QString& text)
-{
-    std::vector<int> ids;
-    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const QString trimmed = part.trimmed();
-        if (trimmed.isEmpty())
-            continue;
-        bool ok = false;
-        const int id = trimmed.toInt(&ok);
-        if (!ok)
-            return std::nullopt;
-        ids.push_back(id);
+    QFormLayout* newGroup(QVBoxLayout* column, const QString& title)
+    {
+        auto* group = new QGroupBox(title);
+        auto* form = new QFormLayout(group);
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        column->addWidget(group);
+        return form;
     }
-    return ids;
-}
+
+    bool isRoofline(const ChipSpec& spec)
+    {
+        return spec.tileCost.model == TileCostModelKind::Roofline;
+    }
+
+    bool isMesh(const ChipSpec& spec)
+    {
+        return spec.interconnect.topology == Topology::Mesh2d;
+    }
+
+    QString formatIds(const std::vector<int>& ids)
+    {
+        QStringList parts;
+        for (int id : ids)
+            parts << QString::number(id);
+        return parts.join(QStringLiteral(", "));
+    }
+
+    // "0, 45,1426" → ids; empty parts are skipped so a trailing comma while typing is fine.
+    std::optional<std::vector<int>> parseIds(const QString& text)
+    {
+        std::vector<int> ids;
+        for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString trimmed = part.trimmed();
+            if (trimmed.isEmpty())
+                continue;
+            bool ok = false;
+            const int id = trimmed.toInt(&ok);
+            if (!ok)
+                return std::nullopt;
+            ids.push_back(id);
+        }
+        return ids;
+    }
 
 } // namespace
 
-ChipEditor::Field& ChipEditor::addField(QFormLayout* form, const QString& pointer, const QString& label,
-                                        QWidget* editor, const QString& help, QWidget* row)
+ChipEditor::Field& ChipEditor::addField(
+    QFormLayout* form, const QString& pointer, const QString& label, QWidget* editor, const QString& help, QWidget* row)
 {
     Field field;
     field.pointer = pointer;
@@ -137,7 +137,7 @@ void ChipEditor::addNumber(QFormLayout* form, const NumberDef& def)
 }
 
 void ChipEditor::addLineEdit(QFormLayout* form, const QString& pointer, const QString& label, const QString& help,
-                             std::function<QString(const ChipSpec&)> get, std::function<void(ChipSpec&, const QString&)> set)
+    std::function<QString(const ChipSpec&)> get, std::function<void(ChipSpec&, const QString&)> set)
 {
     auto* edit = new QLineEdit;
     const int index = int(m_fields.size());
@@ -157,8 +157,7 @@ void ChipEditor::addLineEdit(QFormLayout* form, const QString& pointer, const QS
 }
 
 void ChipEditor::addTextBlock(QFormLayout* form, const QString& pointer, const QString& label, const QString& help,
-                              std::function<QString(const ChipSpec&)> get,
-                              std::function<void(ChipSpec&, const QString&)> set)
+    std::function<QString(const ChipSpec&)> get, std::function<void(ChipSpec&, const QString&)> set)
 {
     auto* edit = new QPlainTextEdit;
     edit->setTabChangesFocus(true);
@@ -180,8 +179,8 @@ void ChipEditor::addTextBlock(QFormLayout* form, const QString& pointer, const Q
 }
 
 void ChipEditor::addChoice(QFormLayout* form, const QString& pointer, const QString& label, const QString& help,
-                           const QList<QPair<QString, int>>& items, std::function<int(const ChipSpec&)> get,
-                           std::function<void(ChipSpec&, int)> set)
+    const QList<QPair<QString, int>>& items, std::function<int(const ChipSpec&)> get,
+    std::function<void(ChipSpec&, int)> set)
 {
     auto* combo = new QComboBox;
     // Long item texts must not widen the whole form; the popup still shows them in full.
@@ -213,9 +212,9 @@ void ChipEditor::addControllerIds(QFormLayout* form)
     edit->setPlaceholderText(tr("comma-separated core ids, e.g. 0, 45, 1426"));
     const int index = int(m_fields.size());
     Field& field = addField(form, pointer, tr("Controller core ids"), edit,
-                            tr("For explicit placement: the core id (within one chip, 0 … cores per chip − 1) each HBM "
-                               "controller attaches to, one per stack, separated by commas. The same ids apply to "
-                               "every chip."));
+        tr("For explicit placement: the core id (within one chip, 0 … cores per chip − 1) each HBM "
+           "controller attaches to, one per stack, separated by commas. The same ids apply to "
+           "every chip."));
     field.applies = [](const ChipSpec& spec) { return spec.hbm.controllerPlacement == ControllerPlacement::Explicit; };
     field.show = [this, edit, pointer](const ChipSpec& spec) {
         const auto parsed = parseIds(edit->text());
@@ -259,9 +258,9 @@ void ChipEditor::addFittedPath(QFormLayout* form)
 
     const int index = int(m_fields.size());
     Field& field = addField(form, QStringLiteral("/tileCost/fitted/modelPath"), tr("Fitted model file"), edit,
-                            tr("Path of the fitted linear-model-tree JSON used by the \"fitted\" tile cost model. "
-                               "Relative paths resolve against the chip file's folder."),
-                            row);
+        tr("Path of the fitted linear-model-tree JSON used by the \"fitted\" tile cost model. "
+           "Relative paths resolve against the chip file's folder."),
+        row);
     field.companion = browse;
     field.applies = [](const ChipSpec& spec) { return spec.tileCost.model == TileCostModelKind::Fitted; };
     field.show = [edit](const ChipSpec& spec) {
@@ -278,8 +277,8 @@ void ChipEditor::addFittedPath(QFormLayout* form)
     });
     connect(edit, &QLineEdit::editingFinished, this, [this] { ++m_editSession; });
     connect(browse, &QToolButton::clicked, this, [this, edit] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Fitted model"), m_lastDirectory,
-                                                          tr("Fitted model JSON (*.json);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Fitted model"), m_lastDirectory, tr("Fitted model JSON (*.json);;All files (*)"));
         if (!path.isEmpty())
             edit->setText(path);
     });
@@ -291,159 +290,183 @@ QWidget* ChipEditor::buildForm()
     auto* column = new QVBoxLayout(page);
 
     QFormLayout* form = newGroup(column, tr("Identity"));
-    addLineEdit(form, QStringLiteral("/name"), tr("Name"),
-                tr("Short identifier of this chip spec, used by presets and the CLI (letters, digits, '-', '_', '.')."),
-                [](const ChipSpec& spec) { return QString::fromStdString(spec.name); },
-                [](ChipSpec& spec, const QString& text) { spec.name = text.toStdString(); });
-    addTextBlock(form, QStringLiteral("/description"), tr("Description"),
-                 tr("One or two sentences saying what this part is."),
-                 [](const ChipSpec& spec) { return QString::fromStdString(spec.description); },
-                 [](ChipSpec& spec, const QString& text) { spec.description = text.toStdString(); });
-    addTextBlock(form, QStringLiteral("/source"), tr("Source"),
-                 tr("Where the numbers come from (datasheet, paper, artifact) and which ones are assumed."),
-                 [](const ChipSpec& spec) { return QString::fromStdString(spec.source); },
-                 [](ChipSpec& spec, const QString& text) { spec.source = text.toStdString(); });
+    addLineEdit(
+        form, QStringLiteral("/name"), tr("Name"),
+        tr("Short identifier of this chip spec, used by presets and the CLI (letters, digits, '-', '_', '.')."),
+        [](const ChipSpec& spec) { return QString::fromStdString(spec.name); },
+        [](ChipSpec& spec, const QString& text) { spec.name = text.toStdString(); });
+    addTextBlock(
+        form, QStringLiteral("/description"), tr("Description"), tr("One or two sentences saying what this part is."),
+        [](const ChipSpec& spec) { return QString::fromStdString(spec.description); },
+        [](ChipSpec& spec, const QString& text) { spec.description = text.toStdString(); });
+    addTextBlock(
+        form, QStringLiteral("/source"), tr("Source"),
+        tr("Where the numbers come from (datasheet, paper, artifact) and which ones are assumed."),
+        [](const ChipSpec& spec) { return QString::fromStdString(spec.source); },
+        [](ChipSpec& spec, const QString& text) { spec.source = text.toStdString(); });
 
     form = newGroup(column, tr("Cores"));
-    addNumber(form, {QStringLiteral("/chips"), tr("Chips"),
-                     tr("Number of identical chips working together (e.g. 4 for an IPU-POD4)."), {}, 0, 1e6, 1,
-                     true, [](const ChipSpec& s) { return double(s.chips); },
-                     [](ChipSpec& s, double v) { s.chips = int(v); }, {}});
-    addNumber(form, {QStringLiteral("/coresPerChip"), tr("Cores per chip"),
-                     tr("Compute cores (tiles) on one chip, each with its own SRAM."), tr("cores"), 0, 1e8, 1, true,
-                     [](const ChipSpec& s) { return double(s.coresPerChip); },
-                     [](ChipSpec& s, double v) { s.coresPerChip = int(v); }, {}});
-    addNumber(form, {QStringLiteral("/sramBytesPerCore"), tr("SRAM per core"),
-                     tr("Local SRAM of one core, in KiB (1 KiB = 1024 bytes); stored in bytes."), tr("KiB"), 4,
-                     1024.0 * 1024.0, 1024, true, [](const ChipSpec& s) { return double(s.sramBytesPerCore); },
-                     [](ChipSpec& s, double v) { s.sramBytesPerCore = std::int64_t(v); }, {}});
-    addNumber(form, {QStringLiteral("/sramBandwidthBytesPerCyclePerCore"), tr("SRAM port bandwidth"),
-                     tr("Bytes per cycle one core's SRAM port serves, its own compute and remote accesses together; "
-                        "the simulator slows a core's compute while preloads stream into its SRAM. 0 = not "
-                        "modelled; otherwise at least the per-core link bandwidth."),
-                     tr("B/cycle"), 3, 1e6, 1, false,
-                     [](const ChipSpec& s) { return s.sramBandwidthBytesPerCyclePerCore; },
-                     [](ChipSpec& s, double v) { s.sramBandwidthBytesPerCyclePerCore = v; }, {}});
-    addNumber(form, {QStringLiteral("/clockHz"), tr("Clock"),
-                     tr("Core clock in GHz (stored in Hz); converts cycles to seconds."), tr("GHz"), 6, 100, 1e9,
-                     false, [](const ChipSpec& s) { return s.clockHz; },
-                     [](ChipSpec& s, double v) { s.clockHz = v; }, {}});
+    addNumber(form,
+        { QStringLiteral("/chips"), tr("Chips"),
+            tr("Number of identical chips working together (e.g. 4 for an IPU-POD4)."), {}, 0, 1e6, 1, true,
+            [](const ChipSpec& s) { return double(s.chips); }, [](ChipSpec& s, double v) { s.chips = int(v); }, {} });
+    addNumber(form,
+        { QStringLiteral("/coresPerChip"), tr("Cores per chip"),
+            tr("Compute cores (tiles) on one chip, each with its own SRAM."), tr("cores"), 0, 1e8, 1, true,
+            [](const ChipSpec& s) { return double(s.coresPerChip); },
+            [](ChipSpec& s, double v) { s.coresPerChip = int(v); }, {} });
+    addNumber(form,
+        { QStringLiteral("/sramBytesPerCore"), tr("SRAM per core"),
+            tr("Local SRAM of one core, in KiB (1 KiB = 1024 bytes); stored in bytes."), tr("KiB"), 4, 1024.0 * 1024.0,
+            1024, true, [](const ChipSpec& s) { return double(s.sramBytesPerCore); },
+            [](ChipSpec& s, double v) { s.sramBytesPerCore = std::int64_t(v); }, {} });
+    addNumber(form,
+        { QStringLiteral("/sramBandwidthBytesPerCyclePerCore"), tr("SRAM port bandwidth"),
+            tr("Bytes per cycle one core's SRAM port serves, its own compute and remote accesses together; "
+               "the simulator slows a core's compute while preloads stream into its SRAM. 0 = not "
+               "modelled; otherwise at least the per-core link bandwidth."),
+            tr("B/cycle"), 3, 1e6, 1, false, [](const ChipSpec& s) { return s.sramBandwidthBytesPerCyclePerCore; },
+            [](ChipSpec& s, double v) { s.sramBandwidthBytesPerCyclePerCore = v; }, {} });
+    addNumber(form,
+        { QStringLiteral("/clockHz"), tr("Clock"), tr("Core clock in GHz (stored in Hz); converts cycles to seconds."),
+            tr("GHz"), 6, 100, 1e9, false, [](const ChipSpec& s) { return s.clockHz; },
+            [](ChipSpec& s, double v) { s.clockHz = v; }, {} });
 
     form = newGroup(column, tr("Tile cost model"));
     QList<QPair<QString, int>> models;
-    const QHash<int, QString> modelHelp{{int(TileCostModelKind::IpuMk2), tr("IPU MK2 closed forms from the Elk artifact")},
-                                        {int(TileCostModelKind::Roofline), tr("peak FLOP/cycle and SRAM bytes/cycle")},
-                                        {int(TileCostModelKind::Fitted), tr("linear model tree fitted to measurements")}};
+    const QHash<int, QString> modelHelp { { int(TileCostModelKind::IpuMk2),
+                                              tr("IPU MK2 closed forms from the Elk artifact") },
+        { int(TileCostModelKind::Roofline), tr("peak FLOP/cycle and SRAM bytes/cycle") },
+        { int(TileCostModelKind::Fitted), tr("linear model tree fitted to measurements") } };
     for (TileCostModelKind kind : elk::chip::kAllTileCostModelKinds)
-        models.append({QStringLiteral("%1 — %2").arg(QLatin1String(toString(kind)), modelHelp.value(int(kind))), int(kind)});
-    addChoice(form, QStringLiteral("/tileCost/model"), tr("Model"),
-              tr("How the time of one core's tile of work is priced: ipu-mk2 (Elk's IPU formulas), roofline (peaks "
-                 "below) or fitted (a model file)."),
-              models, [](const ChipSpec& s) { return int(s.tileCost.model); },
-              [](ChipSpec& s, int v) { s.tileCost.model = TileCostModelKind(v); });
+        models.append(
+            { QStringLiteral("%1 — %2").arg(QLatin1String(toString(kind)), modelHelp.value(int(kind))), int(kind) });
+    addChoice(
+        form, QStringLiteral("/tileCost/model"), tr("Model"),
+        tr("How the time of one core's tile of work is priced: ipu-mk2 (Elk's IPU formulas), roofline (peaks "
+           "below) or fitted (a model file)."),
+        models, [](const ChipSpec& s) { return int(s.tileCost.model); },
+        [](ChipSpec& s, int v) { s.tileCost.model = TileCostModelKind(v); });
     const auto roofline = [](const ChipSpec& s) { return isRoofline(s); };
-    addNumber(form, {QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp32"), tr("Peak FP32"),
-                     tr("Roofline: peak FP32 FLOP per cycle of one core."), tr("FLOP/cycle"), 3, 1e7, 1, false,
-                     [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp32; },
-                     [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp32 = v; }, roofline});
-    addNumber(form, {QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp16"), tr("Peak FP16/BF16"),
-                     tr("Roofline: peak FP16 (and BF16) FLOP per cycle of one core."), tr("FLOP/cycle"), 3, 1e7, 1,
-                     false, [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp16; },
-                     [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp16 = v; }, roofline});
-    addNumber(form, {QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp8"), tr("Peak FP8/INT8"),
-                     tr("Roofline: peak FP8 (and INT8) FLOP per cycle of one core; 0 = no FP8 units, FP8 runs at the "
-                        "FP16 peak."),
-                     tr("FLOP/cycle"), 3, 1e7, 1, false,
-                     [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp8; },
-                     [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp8 = v; }, roofline});
-    addNumber(form, {QStringLiteral("/tileCost/roofline/sramBytesPerCycle"), tr("SRAM bandwidth"),
-                     tr("Roofline: bytes one core reads or writes in its SRAM per cycle."), tr("B/cycle"), 3, 1e6, 1,
-                     false, [](const ChipSpec& s) { return s.tileCost.roofline.sramBytesPerCycle; },
-                     [](ChipSpec& s, double v) { s.tileCost.roofline.sramBytesPerCycle = v; }, roofline});
-    addNumber(form, {QStringLiteral("/tileCost/roofline/opOverheadCycles"), tr("Op overhead"),
-                     tr("Roofline: fixed launch cost of every operator tile, in cycles."), tr("cycles"), 0, 1e9, 1,
-                     true, [](const ChipSpec& s) { return double(s.tileCost.roofline.opOverheadCycles); },
-                     [](ChipSpec& s, double v) { s.tileCost.roofline.opOverheadCycles = std::int64_t(v); }, roofline});
+    addNumber(form,
+        { QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp32"), tr("Peak FP32"),
+            tr("Roofline: peak FP32 FLOP per cycle of one core."), tr("FLOP/cycle"), 3, 1e7, 1, false,
+            [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp32; },
+            [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp32 = v; }, roofline });
+    addNumber(form,
+        { QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp16"), tr("Peak FP16/BF16"),
+            tr("Roofline: peak FP16 (and BF16) FLOP per cycle of one core."), tr("FLOP/cycle"), 3, 1e7, 1, false,
+            [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp16; },
+            [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp16 = v; }, roofline });
+    addNumber(form,
+        { QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp8"), tr("Peak FP8/INT8"),
+            tr("Roofline: peak FP8 (and INT8) FLOP per cycle of one core; 0 = no FP8 units, FP8 runs at the "
+               "FP16 peak."),
+            tr("FLOP/cycle"), 3, 1e7, 1, false,
+            [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp8; },
+            [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp8 = v; }, roofline });
+    addNumber(form,
+        { QStringLiteral("/tileCost/roofline/sramBytesPerCycle"), tr("SRAM bandwidth"),
+            tr("Roofline: bytes one core reads or writes in its SRAM per cycle."), tr("B/cycle"), 3, 1e6, 1, false,
+            [](const ChipSpec& s) { return s.tileCost.roofline.sramBytesPerCycle; },
+            [](ChipSpec& s, double v) { s.tileCost.roofline.sramBytesPerCycle = v; }, roofline });
+    addNumber(form,
+        { QStringLiteral("/tileCost/roofline/opOverheadCycles"), tr("Op overhead"),
+            tr("Roofline: fixed launch cost of every operator tile, in cycles."), tr("cycles"), 0, 1e9, 1, true,
+            [](const ChipSpec& s) { return double(s.tileCost.roofline.opOverheadCycles); },
+            [](ChipSpec& s, double v) { s.tileCost.roofline.opOverheadCycles = std::int64_t(v); }, roofline });
     addFittedPath(form);
 
     form = newGroup(column, tr("On-chip interconnect"));
     QList<QPair<QString, int>> topologies;
     for (Topology topology : elk::chip::kAllTopologies) {
-        const QString what = topology == Topology::Mesh2d ? tr("2D mesh of routers") : tr("every core reaches every core");
-        topologies.append({QStringLiteral("%1 — %2").arg(QLatin1String(toString(topology)), what), int(topology)});
+        const QString what
+            = topology == Topology::Mesh2d ? tr("2D mesh of routers") : tr("every core reaches every core");
+        topologies.append({ QStringLiteral("%1 — %2").arg(QLatin1String(toString(topology)), what), int(topology) });
     }
-    addChoice(form, QStringLiteral("/interconnect/topology"), tr("Topology"),
-              tr("all-to-all: a global exchange (IPU); mesh2d: routers in a width × height grid per chip."), topologies,
-              [](const ChipSpec& s) { return int(s.interconnect.topology); },
-              [](ChipSpec& s, int v) { s.interconnect.topology = Topology(v); });
+    addChoice(
+        form, QStringLiteral("/interconnect/topology"), tr("Topology"),
+        tr("all-to-all: a global exchange (IPU); mesh2d: routers in a width × height grid per chip."), topologies,
+        [](const ChipSpec& s) { return int(s.interconnect.topology); },
+        [](ChipSpec& s, int v) { s.interconnect.topology = Topology(v); });
     const auto mesh = [](const ChipSpec& s) { return isMesh(s); };
-    addNumber(form, {QStringLiteral("/interconnect/meshWidth"), tr("Mesh width"),
-                     tr("mesh2d: routers per row on one chip; width × height must equal cores per chip."),
-                     tr("routers"), 0, 1e6, 1, true, [](const ChipSpec& s) { return double(s.interconnect.meshWidth); },
-                     [](ChipSpec& s, double v) { s.interconnect.meshWidth = int(v); }, mesh});
-    addNumber(form, {QStringLiteral("/interconnect/meshHeight"), tr("Mesh height"),
-                     tr("mesh2d: routers per column on one chip; width × height must equal cores per chip."),
-                     tr("routers"), 0, 1e6, 1, true, [](const ChipSpec& s) { return double(s.interconnect.meshHeight); },
-                     [](ChipSpec& s, double v) { s.interconnect.meshHeight = int(v); }, mesh});
-    addNumber(form, {QStringLiteral("/interconnect/linkBandwidthGBpsPerCore"), tr("Link bandwidth per core"),
-                     tr("Each core's ingress (and egress) port, in GB/s (1 GB = 10⁹ bytes)."), tr("GB/s"), 3, 1e6, 1,
-                     false, [](const ChipSpec& s) { return s.interconnect.linkBandwidthGBpsPerCore; },
-                     [](ChipSpec& s, double v) { s.interconnect.linkBandwidthGBpsPerCore = v; }, {}});
-    addNumber(form, {QStringLiteral("/interconnect/hopLatencyCycles"), tr("Hop latency"),
-                     tr("Cycles per router hop (mesh2d) or per transfer (all-to-all)."), tr("cycles"), 0, 1e9, 1, true,
-                     [](const ChipSpec& s) { return double(s.interconnect.hopLatencyCycles); },
-                     [](ChipSpec& s, double v) { s.interconnect.hopLatencyCycles = std::int64_t(v); }, {}});
-    addNumber(form, {QStringLiteral("/interconnect/syncCostCycles"), tr("Sync cost"),
-                     tr("Cycles of one global exchange synchronisation."), tr("cycles"), 0, 1e9, 1, true,
-                     [](const ChipSpec& s) { return double(s.interconnect.syncCostCycles); },
-                     [](ChipSpec& s, double v) { s.interconnect.syncCostCycles = std::int64_t(v); }, {}});
+    addNumber(form,
+        { QStringLiteral("/interconnect/meshWidth"), tr("Mesh width"),
+            tr("mesh2d: routers per row on one chip; width × height must equal cores per chip."), tr("routers"), 0, 1e6,
+            1, true, [](const ChipSpec& s) { return double(s.interconnect.meshWidth); },
+            [](ChipSpec& s, double v) { s.interconnect.meshWidth = int(v); }, mesh });
+    addNumber(form,
+        { QStringLiteral("/interconnect/meshHeight"), tr("Mesh height"),
+            tr("mesh2d: routers per column on one chip; width × height must equal cores per chip."), tr("routers"), 0,
+            1e6, 1, true, [](const ChipSpec& s) { return double(s.interconnect.meshHeight); },
+            [](ChipSpec& s, double v) { s.interconnect.meshHeight = int(v); }, mesh });
+    addNumber(form,
+        { QStringLiteral("/interconnect/linkBandwidthGBpsPerCore"), tr("Link bandwidth per core"),
+            tr("Each core's ingress (and egress) port, in GB/s (1 GB = 10⁹ bytes)."), tr("GB/s"), 3, 1e6, 1, false,
+            [](const ChipSpec& s) { return s.interconnect.linkBandwidthGBpsPerCore; },
+            [](ChipSpec& s, double v) { s.interconnect.linkBandwidthGBpsPerCore = v; }, {} });
+    addNumber(form,
+        { QStringLiteral("/interconnect/hopLatencyCycles"), tr("Hop latency"),
+            tr("Cycles per router hop (mesh2d) or per transfer (all-to-all)."), tr("cycles"), 0, 1e9, 1, true,
+            [](const ChipSpec& s) { return double(s.interconnect.hopLatencyCycles); },
+            [](ChipSpec& s, double v) { s.interconnect.hopLatencyCycles = std::int64_t(v); }, {} });
+    addNumber(form,
+        { QStringLiteral("/interconnect/syncCostCycles"), tr("Sync cost"),
+            tr("Cycles of one global exchange synchronisation."), tr("cycles"), 0, 1e9, 1, true,
+            [](const ChipSpec& s) { return double(s.interconnect.syncCostCycles); },
+            [](ChipSpec& s, double v) { s.interconnect.syncCostCycles = std::int64_t(v); }, {} });
 
     form = newGroup(column, tr("Inter-chip links"));
-    addNumber(form, {QStringLiteral("/interChip/linkBandwidthGBps"), tr("Bandwidth per chip"),
-                     tr("All inter-chip links of one chip together, in GB/s."), tr("GB/s"), 3, 1e7, 1, false,
-                     [](const ChipSpec& s) { return s.interChip.linkBandwidthGBps; },
-                     [](ChipSpec& s, double v) { s.interChip.linkBandwidthGBps = v; }, {}});
-    addNumber(form, {QStringLiteral("/interChip/latencyCycles"), tr("Latency"),
-                     tr("Cycles of one inter-chip transfer."), tr("cycles"), 0, 1e9, 1, true,
-                     [](const ChipSpec& s) { return double(s.interChip.latencyCycles); },
-                     [](ChipSpec& s, double v) { s.interChip.latencyCycles = std::int64_t(v); }, {}});
-    addNumber(form, {QStringLiteral("/interChip/overheadFactor"), tr("Overhead factor"),
-                     tr("Multiplies inter-core communication time when an operator spans chips (≥ 1)."), tr("×"), 3,
-                     1000, 1, false, [](const ChipSpec& s) { return s.interChip.overheadFactor; },
-                     [](ChipSpec& s, double v) { s.interChip.overheadFactor = v; }, {}});
+    addNumber(form,
+        { QStringLiteral("/interChip/linkBandwidthGBps"), tr("Bandwidth per chip"),
+            tr("All inter-chip links of one chip together, in GB/s."), tr("GB/s"), 3, 1e7, 1, false,
+            [](const ChipSpec& s) { return s.interChip.linkBandwidthGBps; },
+            [](ChipSpec& s, double v) { s.interChip.linkBandwidthGBps = v; }, {} });
+    addNumber(form,
+        { QStringLiteral("/interChip/latencyCycles"), tr("Latency"), tr("Cycles of one inter-chip transfer."),
+            tr("cycles"), 0, 1e9, 1, true, [](const ChipSpec& s) { return double(s.interChip.latencyCycles); },
+            [](ChipSpec& s, double v) { s.interChip.latencyCycles = std::int64_t(v); }, {} });
+    addNumber(form,
+        { QStringLiteral("/interChip/overheadFactor"), tr("Overhead factor"),
+            tr("Multiplies inter-core communication time when an operator spans chips (≥ 1)."), tr("×"), 3, 1000, 1,
+            false, [](const ChipSpec& s) { return s.interChip.overheadFactor; },
+            [](ChipSpec& s, double v) { s.interChip.overheadFactor = v; }, {} });
 
     form = newGroup(column, tr("HBM"));
-    addNumber(form, {QStringLiteral("/hbm/stacksPerChip"), tr("Stacks per chip"),
-                     tr("HBM stacks (or memory channels) attached to each chip; 0 = no off-chip memory."),
-                     {}, 0, 1e4, 1, true, [](const ChipSpec& s) { return double(s.hbm.stacksPerChip); },
-                     [](ChipSpec& s, double v) { s.hbm.stacksPerChip = int(v); }, {}});
-    addNumber(form, {QStringLiteral("/hbm/bandwidthGBpsPerStack"), tr("Bandwidth per stack"),
-                     tr("Peak bandwidth of one stack, in GB/s."), tr("GB/s"), 3, 1e6, 1, false,
-                     [](const ChipSpec& s) { return s.hbm.bandwidthGBpsPerStack; },
-                     [](ChipSpec& s, double v) { s.hbm.bandwidthGBpsPerStack = v; }, {}});
-    addNumber(form, {QStringLiteral("/hbm/capacityGiBPerStack"), tr("Capacity per stack"),
-                     tr("Capacity of one stack, in GiB (2³⁰ bytes)."), tr("GiB"), 3, 1e6, 1, false,
-                     [](const ChipSpec& s) { return s.hbm.capacityGiBPerStack; },
-                     [](ChipSpec& s, double v) { s.hbm.capacityGiBPerStack = v; }, {}});
-    addNumber(form, {QStringLiteral("/hbm/latencyNs"), tr("Latency"),
-                     tr("Access latency of HBM, in nanoseconds."), tr("ns"), 0, 1e9, 1, true,
-                     [](const ChipSpec& s) { return double(s.hbm.latencyNs); },
-                     [](ChipSpec& s, double v) { s.hbm.latencyNs = std::int64_t(v); }, {}});
+    addNumber(form,
+        { QStringLiteral("/hbm/stacksPerChip"), tr("Stacks per chip"),
+            tr("HBM stacks (or memory channels) attached to each chip; 0 = no off-chip memory."), {}, 0, 1e4, 1, true,
+            [](const ChipSpec& s) { return double(s.hbm.stacksPerChip); },
+            [](ChipSpec& s, double v) { s.hbm.stacksPerChip = int(v); }, {} });
+    addNumber(form,
+        { QStringLiteral("/hbm/bandwidthGBpsPerStack"), tr("Bandwidth per stack"),
+            tr("Peak bandwidth of one stack, in GB/s."), tr("GB/s"), 3, 1e6, 1, false,
+            [](const ChipSpec& s) { return s.hbm.bandwidthGBpsPerStack; },
+            [](ChipSpec& s, double v) { s.hbm.bandwidthGBpsPerStack = v; }, {} });
+    addNumber(form,
+        { QStringLiteral("/hbm/capacityGiBPerStack"), tr("Capacity per stack"),
+            tr("Capacity of one stack, in GiB (2³⁰ bytes)."), tr("GiB"), 3, 1e6, 1, false,
+            [](const ChipSpec& s) { return s.hbm.capacityGiBPerStack; },
+            [](ChipSpec& s, double v) { s.hbm.capacityGiBPerStack = v; }, {} });
+    addNumber(form,
+        { QStringLiteral("/hbm/latencyNs"), tr("Latency"), tr("Access latency of HBM, in nanoseconds."), tr("ns"), 0,
+            1e9, 1, true, [](const ChipSpec& s) { return double(s.hbm.latencyNs); },
+            [](ChipSpec& s, double v) { s.hbm.latencyNs = std::int64_t(v); }, {} });
     QList<QPair<QString, int>> placements;
-    const QHash<int, QString> placementHelp{
-        {int(ControllerPlacement::Spread), tr("evenly over core ids")},
-        {int(ControllerPlacement::WestEdge), tr("mesh column 0")},
-        {int(ControllerPlacement::WestEastEdges), tr("mesh columns 0 and width − 1")},
-        {int(ControllerPlacement::AllEdges), tr("every mesh edge, round-robin")},
-        {int(ControllerPlacement::Explicit), tr("the core ids below")}};
+    const QHash<int, QString> placementHelp { { int(ControllerPlacement::Spread), tr("evenly over core ids") },
+        { int(ControllerPlacement::WestEdge), tr("mesh column 0") },
+        { int(ControllerPlacement::WestEastEdges), tr("mesh columns 0 and width − 1") },
+        { int(ControllerPlacement::AllEdges), tr("every mesh edge, round-robin") },
+        { int(ControllerPlacement::Explicit), tr("the core ids below") } };
     for (ControllerPlacement placement : elk::chip::kAllControllerPlacements)
-        placements.append({QStringLiteral("%1 — %2").arg(QLatin1String(toString(placement)),
-                                                         placementHelp.value(int(placement))),
-                           int(placement)});
-    addChoice(form, QStringLiteral("/hbm/controllerPlacement"), tr("Controller placement"),
-              tr("Where the HBM controllers attach to the on-chip interconnect. Edge placements need a mesh."),
-              placements, [](const ChipSpec& s) { return int(s.hbm.controllerPlacement); },
-              [](ChipSpec& s, int v) { s.hbm.controllerPlacement = ControllerPlacement(v); });
+        placements.append(
+            { QStringLiteral("%1 — %2").arg(QLatin1String(toString(placement)), placementHelp.value(int(placement))),
+                int(placement) });
+    addChoice(
+        form, QStringLiteral("/hbm/controllerPlacement"), tr("Controller placement"),
+        tr("Where the HBM controllers attach to the on-chip interconnect. Edge placements need a mesh."), placements,
+        [](const ChipSpec& s) { return int(s.hbm.controllerPlacement); },
+        [](ChipSpec& s, int v) { s.hbm.controllerPlacement = ControllerPlacement(v); });
     addControllerIds(form);
 
     column->addStretch(1);

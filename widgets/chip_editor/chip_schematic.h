@@ -11,8 +11,7 @@ namespace elk::widgets {
 /// A small painted picture of a ChipSpec: chips side by side, their mesh or all-to-all exchange,
 /// HBM stacks where the controllers sit, and captions with totals. All layout comes from
 /// SchematicGeometry; this class only paints it.
-class ChipSchematic : public QWidget
-{
+class ChipSchematic : public QWidget {
     Q_OBJECT
 public:
     explicit ChipSchematic(QWidget* parent = nullptr);

@@ -8,8 +8,7 @@ namespace elk::widgets {
 
 /// A QDoubleSpinBox that shows only the decimals a value needs ("1.325 GHz", "624 KiB"),
 /// so one widget type serves integer and fractional fields alike.
-class NumberSpinBox : public QDoubleSpinBox
-{
+class NumberSpinBox : public QDoubleSpinBox {
     Q_OBJECT
 public:
     explicit NumberSpinBox(QWidget* parent = nullptr);

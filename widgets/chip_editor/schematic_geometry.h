@@ -31,25 +31,25 @@ struct SchematicGeometry {
     static constexpr double kCaptionHeightPx = 54.0; ///< three lines of text under the drawing
 
     struct Chip {
-        QRectF outline;          ///< the die
-        QRectF coreArea;         ///< inside outline; cells lie here
-        QList<QRectF> cells;     ///< mesh routers (mesh2d) or core blocks on a ring (all-to-all)
-        QList<QRectF> hbmBoxes;  ///< one per drawn stack, outside outline
-        QList<QLineF> hbmLinks;  ///< from each box to the chip edge where its controller sits
-        QPointF hubCenter;       ///< all-to-all exchange hub
-        double hubRadius = 0;    ///< 0 for mesh2d
+        QRectF outline; ///< the die
+        QRectF coreArea; ///< inside outline; cells lie here
+        QList<QRectF> cells; ///< mesh routers (mesh2d) or core blocks on a ring (all-to-all)
+        QList<QRectF> hbmBoxes; ///< one per drawn stack, outside outline
+        QList<QLineF> hbmLinks; ///< from each box to the chip edge where its controller sits
+        QPointF hubCenter; ///< all-to-all exchange hub
+        double hubRadius = 0; ///< 0 for mesh2d
     };
 
     elk::chip::Topology topology = elk::chip::Topology::AllToAll;
-    QList<Chip> chips;            ///< drawn chips, row-major
+    QList<Chip> chips; ///< drawn chips, row-major
     QList<QLineF> interChipLinks; ///< between neighbouring drawn chips
-    int hiddenChips = 0;          ///< chips not drawn (beyond kMaxDrawnChips)
-    int meshColumnsDrawn = 0;     ///< mesh2d: cells per row as drawn (≤ meshWidth)
-    int meshRowsDrawn = 0;        ///< mesh2d: cells per column as drawn (≤ meshHeight)
-    bool meshScaled = false;      ///< mesh2d: one drawn cell stands for several routers
-    double coresPerCell = 1;      ///< how many cores one drawn cell or block stands for
+    int hiddenChips = 0; ///< chips not drawn (beyond kMaxDrawnChips)
+    int meshColumnsDrawn = 0; ///< mesh2d: cells per row as drawn (≤ meshWidth)
+    int meshRowsDrawn = 0; ///< mesh2d: cells per column as drawn (≤ meshHeight)
+    bool meshScaled = false; ///< mesh2d: one drawn cell stands for several routers
+    double coresPerCell = 1; ///< how many cores one drawn cell or block stands for
     QRectF captionArea;
-    QStringList captions;         ///< topology line, totals line, chips line
+    QStringList captions; ///< topology line, totals line, chips line
 
     static SchematicGeometry compute(const elk::chip::ChipSpec& spec, const QSizeF& size);
 };

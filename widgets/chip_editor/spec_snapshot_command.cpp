@@ -9,7 +9,7 @@
 namespace elk::widgets {
 
 SpecSnapshotCommand::SpecSnapshotCommand(ChipEditor* editor, elk::chip::ChipSpec before, elk::chip::ChipSpec after,
-                                         const QString& text, int mergeKey, quint64 session)
+    const QString& text, int mergeKey, quint64 session)
     : QUndoCommand(text)
     , m_editor(editor)
     , m_before(std::move(before))

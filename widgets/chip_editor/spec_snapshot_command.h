@@ -13,13 +13,12 @@ class ChipEditor;
 /// One undo step of the chip editor: the whole spec before and after (PlotJuggler-style
 /// snapshots; a ChipSpec is small). Edits of one field within one editing session merge,
 /// so typing "1472" is one step, not four.
-class SpecSnapshotCommand : public QUndoCommand
-{
+class SpecSnapshotCommand : public QUndoCommand {
 public:
     static constexpr int kNoMerge = -1;
 
-    SpecSnapshotCommand(ChipEditor* editor, elk::chip::ChipSpec before, elk::chip::ChipSpec after,
-                        const QString& text, int mergeKey, quint64 session);
+    SpecSnapshotCommand(ChipEditor* editor, elk::chip::ChipSpec before, elk::chip::ChipSpec after, const QString& text,
+        int mergeKey, quint64 session);
 
     void undo() override;
     void redo() override;

@@ -27,7 +27,8 @@ namespace {
             ++prefix;
         }
         const int decimals = scaled >= 99.95 ? 0 : scaled >= 9.995 ? 1 : 2;
-        const QString number = QString::number(value < 0 ? -scaled : scaled, 'f', prefix == 0 && scaled >= 1 ? 0 : decimals);
+        const QString number
+            = QString::number(value < 0 ? -scaled : scaled, 'f', prefix == 0 && scaled >= 1 ? 0 : decimals);
         return number + QLatin1Char(' ') + QLatin1String(kPrefixes[prefix]) + unit;
     }
 

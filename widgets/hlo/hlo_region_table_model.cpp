@@ -27,7 +27,8 @@ namespace {
         case HloRegionTableModel::DurationColumn:
             return hloSecondsText(region.seconds);
         case HloRegionTableModel::EstimatorColumn:
-            return QString(QString::fromStdString(region.estimator) + (region.cached ? QStringLiteral(" (cached)") : QString()));
+            return QString(
+                QString::fromStdString(region.estimator) + (region.cached ? QStringLiteral(" (cached)") : QString()));
         case HloRegionTableModel::CollectiveColumn:
             return QString::fromStdString(region.collective);
         case HloRegionTableModel::BytesColumn:

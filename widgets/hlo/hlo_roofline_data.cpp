@@ -33,7 +33,8 @@ namespace {
         std::map<std::string, double> flopsByType;
         for (const elk::hlo::KernelPoint& kernel : result.kernels) {
             if (hasRooflinePoint(kernel))
-                flopsByType[kernel.peakType.empty() ? std::string("f32") : kernel.peakType] += kernel.flops * kernel.executions;
+                flopsByType[kernel.peakType.empty() ? std::string("f32") : kernel.peakType]
+                    += kernel.flops * kernel.executions;
         }
         if (flopsByType.empty())
             return;
@@ -46,8 +47,8 @@ namespace {
             if (type == "f32" && device.f32MatmulUsesTf32)
                 peaks.emplace_back(QStringLiteral("tf32"), elk::hlo::peakFlopsPerSecond(device, type, true));
         }
-        const double dominantPeak = elk::hlo::peakFlopsPerSecond(device, dominant->first,
-            dominant->first == "f32" && device.f32MatmulUsesTf32);
+        const double dominantPeak = elk::hlo::peakFlopsPerSecond(
+            device, dominant->first, dominant->first == "f32" && device.f32MatmulUsesTf32);
         std::vector<HloRoof> roofs;
         for (const auto& [type, peak] : peaks) {
             if (!(peak > 0))
@@ -79,7 +80,8 @@ namespace {
 
 int HloRooflineData::pointCount(int group) const
 {
-    return int(std::count_if(points.begin(), points.end(), [group](const HloRooflinePoint& p) { return p.group == group; }));
+    return int(
+        std::count_if(points.begin(), points.end(), [group](const HloRooflinePoint& p) { return p.group == group; }));
 }
 
 bool hasRooflinePoint(const elk::hlo::KernelPoint& kernel)
@@ -175,7 +177,9 @@ QString hloKernelToolTip(const HloRooflineData& data, int index)
                      .arg(hloSecondsText(kernel.seconds * kernel.executions))
                      .arg(point.timeShare * 100, 0, 'f', 1);
     else
-        lines << QObject::tr("%1 (%2 % of compute)").arg(hloSecondsText(kernel.seconds)).arg(point.timeShare * 100, 0, 'f', 1);
+        lines << QObject::tr("%1 (%2 % of compute)")
+                     .arg(hloSecondsText(kernel.seconds))
+                     .arg(point.timeShare * 100, 0, 'f', 1);
     lines << QObject::tr("%1 FLOP/byte, attained %2")
                  .arg(QString::number(point.intensity, 'g', 3), hloRateText(point.flopsPerSecond))
           << QObject::tr("%1, %2 per execution (%3)")

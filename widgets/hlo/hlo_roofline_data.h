@@ -36,7 +36,10 @@ struct HloRoof {
     double peakFlopsPerSecond = 0; ///< × compute efficiency
     double bandwidthBytesPerSecond = 0; ///< × memory efficiency
     bool dominant = false; ///< the peak of the type with most of the device's FLOPs
-    double ridgeIntensity() const { return bandwidthBytesPerSecond > 0 ? peakFlopsPerSecond / bandwidthBytesPerSecond : 0; }
+    double ridgeIntensity() const
+    {
+        return bandwidthBytesPerSecond > 0 ? peakFlopsPerSecond / bandwidthBytesPerSecond : 0;
+    }
 };
 
 struct HloRooflineData {

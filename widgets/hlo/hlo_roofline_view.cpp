@@ -9,8 +9,8 @@
 #include <numbers>
 
 #include <QFontMetricsF>
-#include <QPolygonF>
 #include <QMouseEvent>
+#include <QPolygonF>
 #include <QToolTip>
 
 #include "engine/hlo/hlo_run.h"
@@ -77,7 +77,8 @@ public:
             if (point.group == group)
                 m_order.push_back({ int(i), rooflineMarkerDiameter(point.timeShare, largest) });
         }
-        std::stable_sort(m_order.begin(), m_order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::stable_sort(
+            m_order.begin(), m_order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     }
 
     int pointCount() const { return int(m_order.size()); }
@@ -176,7 +177,8 @@ namespace {
             foundRange = false;
             return {};
         }
-        QCPRange getValueRange(bool& foundRange, QCP::SignDomain = QCP::sdBoth, const QCPRange& = QCPRange()) const override
+        QCPRange getValueRange(
+            bool& foundRange, QCP::SignDomain = QCP::sdBoth, const QCPRange& = QCPRange()) const override
         {
             foundRange = false;
             return {};
@@ -228,7 +230,8 @@ namespace {
             for (std::size_t i = 0; i < m_roofs.size(); ++i) {
                 const Roof& roof = m_roofs[i];
                 const double ridge = std::clamp(roof.ridge, x.lower, x.upper);
-                m_lines.push_back({ i, QLineF(coordsToPixels(x.lower, x.lower * roof.bandwidth), coordsToPixels(ridge, roof.peak)) });
+                m_lines.push_back(
+                    { i, QLineF(coordsToPixels(x.lower, x.lower * roof.bandwidth), coordsToPixels(ridge, roof.peak)) });
                 m_lines.push_back({ i, QLineF(coordsToPixels(ridge, roof.peak), coordsToPixels(x.upper, roof.peak)) });
             }
         }
@@ -334,7 +337,8 @@ namespace {
                     const QPointF start = a + (b - a) * t - along * (width / 2);
                     // Text box: from `start` along the line, `height` tall, `gap` off the line.
                     const QPointF p0 = start + up * (side > 0 ? gap : -gap - height);
-                    const QPolygonF shape { p0, p0 + along * width, p0 + along * width + up * height, p0 + up * height, p0 };
+                    const QPolygonF shape { p0, p0 + along * width, p0 + along * width + up * height, p0 + up * height,
+                        p0 };
                     if (!isFree(shape, index, false))
                         continue;
                     m_taken.push_back(shape);
@@ -375,7 +379,8 @@ namespace {
             foundRange = false;
             return {};
         }
-        QCPRange getValueRange(bool& foundRange, QCP::SignDomain = QCP::sdBoth, const QCPRange& = QCPRange()) const override
+        QCPRange getValueRange(
+            bool& foundRange, QCP::SignDomain = QCP::sdBoth, const QCPRange& = QCPRange()) const override
         {
             foundRange = false;
             return {};

@@ -241,7 +241,8 @@ void HloStepTimelineView::onMouseMove(QMouseEvent* event)
 
 bool HloStepTimelineView::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == plot() && event->type() == QEvent::KeyPress && handleTimeAxisKey(*this, static_cast<QKeyEvent*>(event)->key()))
+    if (watched == plot() && event->type() == QEvent::KeyPress
+        && handleTimeAxisKey(*this, static_cast<QKeyEvent*>(event)->key()))
         return true;
     if (watched == plot() && event->type() == QEvent::Leave && !m_lastToolTip.isEmpty()) {
         m_lastToolTip.clear();

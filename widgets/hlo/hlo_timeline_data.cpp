@@ -19,7 +19,8 @@ namespace {
     /// Zero-length regions stay (a collective that moves nothing is drawn as a one-pixel tick).
     void normalise(std::vector<LaneBar>& bars)
     {
-        std::stable_sort(bars.begin(), bars.end(), [](const LaneBar& a, const LaneBar& b) { return a.start < b.start; });
+        std::stable_sort(
+            bars.begin(), bars.end(), [](const LaneBar& a, const LaneBar& b) { return a.start < b.start; });
         double end = -1e300;
         std::vector<LaneBar> kept;
         kept.reserve(bars.size());
@@ -118,8 +119,8 @@ HloTimelineData buildHloTimeline(const HloResults& results)
             if (region.kind == RegionKind::Compute) {
                 compute.bars.push_back({ region.startSeconds, region.endSeconds, int(r), 0 });
             } else {
-                comm.bars.push_back(
-                    { region.startSeconds, region.endSeconds, int(r), collectiveIndex(data.collectives, region.collective) });
+                comm.bars.push_back({ region.startSeconds, region.endSeconds, int(r),
+                    collectiveIndex(data.collectives, region.collective) });
             }
         }
         exposed.bars = exposedCommunication(result);

@@ -23,19 +23,19 @@ using elk::model::TensorRole;
 
 namespace {
 
-QString text(const std::string& value)
-{
-    return QString::fromStdString(value);
-}
+    QString text(const std::string& value)
+    {
+        return QString::fromStdString(value);
+    }
 
-QLabel* makeWrappingLabel(const char* objectName)
-{
-    auto* label = new QLabel;
-    label->setObjectName(QLatin1String(objectName));
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
+    QLabel* makeWrappingLabel(const char* objectName)
+    {
+        auto* label = new QLabel;
+        label->setObjectName(QLatin1String(objectName));
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        return label;
+    }
 
 } // namespace
 
@@ -53,19 +53,20 @@ ModelSummaryView::ModelSummaryView(QWidget* parent)
 
     auto* graphBox = new QGroupBox(tr("Graph"));
     auto* graphForm = new QFormLayout(graphBox);
-    m_opCount = addValue(graphForm, tr("Ops"), "opCount", tr("Operators in program order; a repeated op counts each time"));
+    m_opCount
+        = addValue(graphForm, tr("Ops"), "opCount", tr("Operators in program order; a repeated op counts each time"));
     m_distinctExpressions = addValue(graphForm, tr("Distinct expressions"), "distinctExpressionCount",
-                                     tr("Ops left after identical tensor expressions are shared: what the partition "
-                                        "search visits"));
+        tr("Ops left after identical tensor expressions are shared: what the partition "
+           "search visits"));
     m_tensorCount = addValue(graphForm, tr("Tensors"), "tensorCount", tr("Named tensors of every role"));
     m_flops = addValue(graphForm, tr("Compute"), "flops", tr("Floating-point operations of one pass (1 GFLOP = 1e9)"));
     m_weightBytes = addValue(graphForm, tr("Weights"), "weightBytes", tr("Parameter bytes (1 MiB = 2^20 bytes)"));
     m_kvCacheBytes = addValue(graphForm, tr("KV cache"), "kvCacheBytes", tr("Key/value cache bytes read and written"));
     m_activationBytes = addValue(graphForm, tr("Activations"), "activationBytes",
-                                 tr("Intermediate tensors produced and consumed inside the graph"));
+        tr("Intermediate tensors produced and consumed inside the graph"));
     m_outputBytes = addValue(graphForm, tr("Outputs"), "outputBytes", tr("Tensors the graph hands back"));
     m_optimizerStateBytes = addValue(graphForm, tr("Optimizer state"), "optimizerStateBytes",
-                                     tr("Adam moments and other optimizer state of a training step (not parameters)"));
+        tr("Adam moments and other optimizer state of a training step (not parameters)"));
 
     auto* runBox = new QGroupBox(tr("Run (workspace)"));
     auto* runForm = new QFormLayout(runBox);
@@ -117,8 +118,8 @@ ModelSummaryView::ModelSummaryView(QWidget* parent)
     setSummary(nullptr);
 }
 
-QLabel* ModelSummaryView::addValue(QFormLayout* form, const QString& label, const char* objectName,
-                                   const QString& toolTip)
+QLabel* ModelSummaryView::addValue(
+    QFormLayout* form, const QString& label, const char* objectName, const QString& toolTip)
 {
     auto* value = new QLabel;
     value->setObjectName(QLatin1String(objectName));
@@ -187,7 +188,8 @@ void ModelSummaryView::fitWidth()
     // The horizontal scroll bar is off, so the panel must be at least as wide as what it shows
     // (long model names and figures do not wrap). A floor keeps the dock from jumping per model.
     const int floor = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 40;
-    const int needed = m_scroll->widget()->minimumSizeHint().width() + m_scroll->verticalScrollBar()->sizeHint().width();
+    const int needed
+        = m_scroll->widget()->minimumSizeHint().width() + m_scroll->verticalScrollBar()->sizeHint().width();
     m_scroll->setMinimumWidth(std::max(floor, needed));
 }
 

@@ -21,8 +21,7 @@ namespace elk::widgets {
 /// Value labels carry objectNames (opCount, distinctExpressionCount, tensorCount, flops,
 /// weightBytes, kvCacheBytes, activationBytes, outputBytes, phase, batch, seqLen, kvLen); the table
 /// is "opsPerKind", the error text "modelError", the heading "modelTitle", the file "modelFile".
-class ModelSummaryView : public QWidget
-{
+class ModelSummaryView : public QWidget {
     Q_OBJECT
 public:
     explicit ModelSummaryView(QWidget* parent = nullptr);

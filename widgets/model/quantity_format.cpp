@@ -34,20 +34,21 @@ QString formatFlops(std::int64_t flops)
 
 namespace {
 
-/// `value` scaled by `base` until below 999.5 (so rounding never shows "1000"), with 3 significant digits.
-QString threeDigits(std::int64_t value, double base, const char* unit, std::initializer_list<const char*> prefixedUnits)
-{
-    if (std::llabs(value) < std::int64_t(base))
-        return QStringLiteral("%1 %2").arg(value).arg(QLatin1String(unit));
-    double scaled = double(value) / base;
-    const char* const* prefixed = prefixedUnits.begin();
-    while (std::abs(scaled) >= 999.5 && prefixed + 1 < prefixedUnits.end()) {
-        scaled /= base;
-        ++prefixed;
+    /// `value` scaled by `base` until below 999.5 (so rounding never shows "1000"), with 3 significant digits.
+    QString threeDigits(
+        std::int64_t value, double base, const char* unit, std::initializer_list<const char*> prefixedUnits)
+    {
+        if (std::llabs(value) < std::int64_t(base))
+            return QStringLiteral("%1 %2").arg(value).arg(QLatin1String(unit));
+        double scaled = double(value) / base;
+        const char* const* prefixed = prefixedUnits.begin();
+        while (std::abs(scaled) >= 999.5 && prefixed + 1 < prefixedUnits.end()) {
+            scaled /= base;
+            ++prefixed;
+        }
+        const int decimals = std::abs(scaled) >= 99.95 ? 0 : std::abs(scaled) >= 9.995 ? 1 : 2;
+        return QStringLiteral("%1 %2").arg(scaled, 0, 'f', decimals).arg(QLatin1String(*prefixed));
     }
-    const int decimals = std::abs(scaled) >= 99.95 ? 0 : std::abs(scaled) >= 9.995 ? 1 : 2;
-    return QStringLiteral("%1 %2").arg(scaled, 0, 'f', decimals).arg(QLatin1String(*prefixed));
-}
 
 } // namespace
 

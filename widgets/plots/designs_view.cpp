@@ -18,73 +18,73 @@ namespace elk::widgets {
 
 namespace {
 
-constexpr double kRowHeight = 1.0;
+    constexpr double kRowHeight = 1.0;
 
-QColor tinted(const QColor& color, bool second)
-{
-    if (!second)
-        return color;
-    // The compare run: the same hue mixed 55 % towards white (lighter in grayscale too).
-    return QColor::fromRgbF(color.redF() * 0.45 + 0.55, color.greenF() * 0.45 + 0.55, color.blueF() * 0.45 + 0.55);
-}
-
-double niceUpper(double value)
-{
-    if (!(value > 0))
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-    for (const double step : { 1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0 }) {
-        if (step * magnitude >= value)
-            return step * magnitude;
+    QColor tinted(const QColor& color, bool second)
+    {
+        if (!second)
+            return color;
+        // The compare run: the same hue mixed 55 % towards white (lighter in grayscale too).
+        return QColor::fromRgbF(color.redF() * 0.45 + 0.55, color.greenF() * 0.45 + 0.55, color.blueF() * 0.45 + 0.55);
     }
-    return 10 * magnitude;
-}
 
-QCPAxisRect* makePanel(QCustomPlot* plot, const QString& xLabel)
-{
-    auto* rect = new QCPAxisRect(plot, true);
-    rect->setupFullAxesBox(false);
-    rect->axis(QCPAxis::atTop)->setVisible(false);
-    rect->axis(QCPAxis::atRight)->setVisible(false);
-    QCPAxis* x = rect->axis(QCPAxis::atBottom);
-    QCPAxis* y = rect->axis(QCPAxis::atLeft);
-    x->setLabel(xLabel);
-    x->ticker()->setTickCount(4);
-    x->grid()->setVisible(true);
-    y->grid()->setVisible(false);
-    y->setRangeReversed(true); // first design on top
-    y->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    y->setSubTicks(false);
-    y->setTickLength(0, 0);
-    rect->setRangeDrag(Qt::Horizontal);
-    rect->setRangeZoom(Qt::Horizontal);
-    return rect;
-}
+    double niceUpper(double value)
+    {
+        if (!(value > 0))
+            return 1;
+        const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
+        for (const double step : { 1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0 }) {
+            if (step * magnitude >= value)
+                return step * magnitude;
+        }
+        return 10 * magnitude;
+    }
 
-QCPBars* addBars(QCPAxisRect* rect, const QString& name, const QColor& color, double width)
-{
-    auto* bars = new QCPBars(rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atBottom));
-    bars->setName(name);
-    bars->setWidth(width);
-    bars->setBrush(color);
-    bars->setPen(QPen(outlineColor(color), 0.75));
-    bars->setAntialiased(false);
-    bars->setAntialiasedFill(false);
-    return bars;
-}
+    QCPAxisRect* makePanel(QCustomPlot* plot, const QString& xLabel)
+    {
+        auto* rect = new QCPAxisRect(plot, true);
+        rect->setupFullAxesBox(false);
+        rect->axis(QCPAxis::atTop)->setVisible(false);
+        rect->axis(QCPAxis::atRight)->setVisible(false);
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        QCPAxis* y = rect->axis(QCPAxis::atLeft);
+        x->setLabel(xLabel);
+        x->ticker()->setTickCount(4);
+        x->grid()->setVisible(true);
+        y->grid()->setVisible(false);
+        y->setRangeReversed(true); // first design on top
+        y->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+        y->setSubTicks(false);
+        y->setTickLength(0, 0);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+        return rect;
+    }
 
-/// Where the bars of run `slot` (0: the run, 1: the compare run) sit within row `row`.
-struct Slot {
-    double center = 0;
-    double width = 0;
-};
+    QCPBars* addBars(QCPAxisRect* rect, const QString& name, const QColor& color, double width)
+    {
+        auto* bars = new QCPBars(rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atBottom));
+        bars->setName(name);
+        bars->setWidth(width);
+        bars->setBrush(color);
+        bars->setPen(QPen(outlineColor(color), 0.75));
+        bars->setAntialiased(false);
+        bars->setAntialiasedFill(false);
+        return bars;
+    }
 
-Slot slotOf(int row, int slot, bool compare)
-{
-    if (!compare)
-        return { row * kRowHeight, 0.72 };
-    return { row * kRowHeight + (slot == 0 ? -0.2 : 0.2), 0.38 };
-}
+    /// Where the bars of run `slot` (0: the run, 1: the compare run) sit within row `row`.
+    struct Slot {
+        double center = 0;
+        double width = 0;
+    };
+
+    Slot slotOf(int row, int slot, bool compare)
+    {
+        if (!compare)
+            return { row * kRowHeight, 0.72 };
+        return { row * kRowHeight + (slot == 0 ? -0.2 : 0.2), 0.38 };
+    }
 
 } // namespace
 
@@ -257,7 +257,8 @@ void DesignsView::rebuild()
         auto* analytic = new QCPGraph(m_latencyRect->axis(QCPAxis::atLeft), m_latencyRect->axis(QCPAxis::atBottom));
         analytic->setName(tr("analytic"));
         analytic->setLineStyle(QCPGraph::lsNone);
-        analytic->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.0), QBrush(Qt::white), 6));
+        analytic->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.0), QBrush(Qt::white), 6));
         analytic->removeFromLegend();
         if (!analyticLegend)
             analyticLegend = analytic;
@@ -358,7 +359,8 @@ void DesignsView::rebuild()
             noc->addToLegend(m_legend);
         }
     }
-    m_utilizationRect->axis(QCPAxis::atBottom)->setRange(0, std::min(100.0, niceUpper(std::max(5.0, utilizationMax * 1.05))));
+    m_utilizationRect->axis(QCPAxis::atBottom)
+        ->setRange(0, std::min(100.0, niceUpper(std::max(5.0, utilizationMax * 1.05))));
 
     if (compare) {
         // Which tint is which run: two swatches.

@@ -41,8 +41,7 @@ QString speedupText(double speedup);
 /// marker and the speedup over basic; the latency breakdown (overlap / preload only / execute only,
 /// and execute stall); HBM and NoC utilisation. Three panels side by side sharing the design rows,
 /// one legend below. With a compare run (a second chip) every row shows both runs, the second tinted.
-class DesignsView : public PlotView
-{
+class DesignsView : public PlotView {
     Q_OBJECT
 public:
     explicit DesignsView(QWidget* parent = nullptr);

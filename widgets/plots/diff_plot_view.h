@@ -10,8 +10,7 @@ namespace elk::widgets {
 /// Base of the views of an aligned diff of two simulated runs (run::diffRuns). Side A is the view's
 /// run and design (setRun, setDesignIndex); side B is setAgainst()'s: another design of the same run,
 /// the same design on a compare chip, or a run reopened from the history.
-class DiffPlotView : public PlotView
-{
+class DiffPlotView : public PlotView {
     Q_OBJECT
 public:
     explicit DiffPlotView(QWidget* parent = nullptr);

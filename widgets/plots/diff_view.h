@@ -10,8 +10,7 @@ namespace elk::widgets {
 /// execution order, B's Δ wait + Δ execute as bars (slower: vermillion, faster: blue), and the running sum
 /// on the right axis, which ends at the latency difference. The first side is the view's run and
 /// design; the second is setAgainst()'s (another design of the same run, or another chip's run).
-class DiffView : public DiffPlotView
-{
+class DiffView : public DiffPlotView {
     Q_OBJECT
 public:
     explicit DiffView(QWidget* parent = nullptr);

@@ -75,7 +75,8 @@ FigureMetadata readFigureMetadata(const QString& path)
     }
     if (!out.ok() && out.error.isEmpty())
         out.error = QStringLiteral("%1 carries no Elk Studio run key (exported by an older version, or not by "
-                                   "Elk Studio)").arg(path);
+                                   "Elk Studio)")
+                        .arg(path);
     return out;
 }
 

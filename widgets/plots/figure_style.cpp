@@ -11,22 +11,27 @@ namespace elk::widgets {
 
 namespace {
 
-// Okabe & Ito (2008). CIE L* in brackets: neighbours differ by >= 13, most by > 25, so adjacent
-// series stay apart in grayscale too.
-constexpr std::array<QRgb, 8> kPalette = {
-    0x0072B2, // blue [46]
-    0xE69F00, // orange [71]
-    0x009E73, // bluish green [58]
-    0xF0E442, // yellow [89]
-    0xD55E00, // vermillion [54]
-    0x56B4E9, // sky blue [70]
-    0x000000, // black [0]
-    0xCC79A7, // reddish purple [61]
-};
+    // Okabe & Ito (2008). CIE L* in brackets: neighbours differ by >= 13, most by > 25, so adjacent
+    // series stay apart in grayscale too.
+    constexpr std::array<QRgb, 8> kPalette = {
+        0x0072B2, // blue [46]
+        0xE69F00, // orange [71]
+        0x009E73, // bluish green [58]
+        0xF0E442, // yellow [89]
+        0xD55E00, // vermillion [54]
+        0x56B4E9, // sky blue [70]
+        0x000000, // black [0]
+        0xCC79A7, // reddish purple [61]
+    };
 
-constexpr std::array<Qt::BrushStyle, 6> kPatterns = {
-    Qt::SolidPattern, Qt::BDiagPattern, Qt::Dense6Pattern, Qt::FDiagPattern, Qt::CrossPattern, Qt::HorPattern,
-};
+    constexpr std::array<Qt::BrushStyle, 6> kPatterns = {
+        Qt::SolidPattern,
+        Qt::BDiagPattern,
+        Qt::Dense6Pattern,
+        Qt::FDiagPattern,
+        Qt::CrossPattern,
+        Qt::HorPattern,
+    };
 
 } // namespace
 

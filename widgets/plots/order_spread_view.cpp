@@ -79,7 +79,8 @@ void OrderSpreadView::rebuild()
     auto* orders = new QCPGraph(p->xAxis, p->yAxis);
     orders->setName(tr("valid orders"));
     orders->setLineStyle(QCPGraph::lsNone);
-    orders->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x00, 0x72, 0xB2), 1.0), QBrush(Qt::NoBrush), 5));
+    orders->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x00, 0x72, 0xB2), 1.0), QBrush(Qt::NoBrush), 5));
     double lo = search.orderLatencyCycles.front(), hi = lo;
     for (std::size_t i = 0; i < search.orderLatencyCycles.size(); ++i) {
         const double cycles = search.orderLatencyCycles[i];
@@ -88,8 +89,8 @@ void OrderSpreadView::rebuild()
         hi = std::max(hi, cycles);
     }
     m_orders = int(search.orderLatencyCycles.size());
-    const auto marker = [&](const QString& name, QCPScatterStyle::ScatterShape shape, const QColor& color, std::size_t i,
-                            double size) {
+    const auto marker = [&](const QString& name, QCPScatterStyle::ScatterShape shape, const QColor& color,
+                            std::size_t i, double size) {
         auto* graph = new QCPGraph(p->xAxis, p->yAxis);
         graph->setName(name);
         graph->setLineStyle(QCPGraph::lsNone);

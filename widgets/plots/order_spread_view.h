@@ -10,8 +10,7 @@ namespace elk::widgets {
 /// search kept (schedule::OrderSearch::orderLatencyCycles; one layer order, applied to every layer of
 /// the block) as a strip of points, the identity order (Elk-Dyn's) and the chosen one marked. Shows
 /// how much the order matters on this run, and whether the search found anything.
-class OrderSpreadView : public PlotView
-{
+class OrderSpreadView : public PlotView {
     Q_OBJECT
 public:
     explicit OrderSpreadView(QWidget* parent = nullptr);

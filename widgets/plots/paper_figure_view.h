@@ -25,8 +25,7 @@ struct PaperAxisFit;
 /// the chart's columns, the title above, one shared legend and the caption below. Reference series
 /// (the paper's published values) are hollow markers in their design's colour over the reproduced
 /// lines and bars. Fed with a chart, not with a run.
-class PaperFigureView : public PlotView
-{
+class PaperFigureView : public PlotView {
     Q_OBJECT
 public:
     explicit PaperFigureView(QWidget* parent = nullptr);

@@ -7,9 +7,9 @@
 #include "engine/run/run_compile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <limits>
-#include <cmath>
 #include <map>
 #include <optional>
 #include <utility>
@@ -20,37 +20,37 @@ namespace elk::widgets {
 
 namespace {
 
-constexpr double kKiB = 1024.0;
+    constexpr double kKiB = 1024.0;
 
-/// Log scale when the data spans more than this ratio (plans often span two decades of time).
-constexpr double kLogRatio = 30.0;
+    /// Log scale when the data spans more than this ratio (plans often span two decades of time).
+    constexpr double kLogRatio = 30.0;
 
-void fitAxis(QCPAxis* axis, double low, double high)
-{
-    if (!(high > 0))
-        high = 1;
-    if (!(low > 0) || low > high)
-        low = high;
-    const bool log = high / low > kLogRatio;
-    if (log) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setLogBase(10);
-        ticker->setSubTickCount(8);
-        axis->setTicker(ticker);
-        axis->setNumberFormat(QStringLiteral("gb"));
-        axis->setNumberPrecision(6);
-        axis->setRange(low / 1.6, high * 1.6);
-    } else {
-        axis->setScaleType(QCPAxis::stLinear);
-        if (qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker()))
-            axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        axis->setNumberFormat(QStringLiteral("g"));
-        axis->setNumberPrecision(6);
-        const double pad = (high - low) * 0.08 + high * 0.02;
-        axis->setRange(std::max(0.0, low - pad), high + pad);
+    void fitAxis(QCPAxis* axis, double low, double high)
+    {
+        if (!(high > 0))
+            high = 1;
+        if (!(low > 0) || low > high)
+            low = high;
+        const bool log = high / low > kLogRatio;
+        if (log) {
+            axis->setScaleType(QCPAxis::stLogarithmic);
+            auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+            ticker->setLogBase(10);
+            ticker->setSubTickCount(8);
+            axis->setTicker(ticker);
+            axis->setNumberFormat(QStringLiteral("gb"));
+            axis->setNumberPrecision(6);
+            axis->setRange(low / 1.6, high * 1.6);
+        } else {
+            axis->setScaleType(QCPAxis::stLinear);
+            if (qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker()))
+                axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+            axis->setNumberFormat(QStringLiteral("g"));
+            axis->setNumberPrecision(6);
+            const double pad = (high - low) * 0.08 + high * 0.02;
+            axis->setRange(std::max(0.0, low - pad), high + pad);
+        }
     }
-}
 
 } // namespace
 
@@ -114,7 +114,8 @@ int ParetoView::defaultStep() const
         } else {
             const partition::OpPlans* plans = m_run->problem.planSets[steps[i].planSet];
             for (std::uint32_t index : plans->pareto)
-                cycles = cycles == 0 ? plans->costs[index].executeCycles() : std::min(cycles, plans->costs[index].executeCycles());
+                cycles = cycles == 0 ? plans->costs[index].executeCycles()
+                                     : std::min(cycles, plans->costs[index].executeCycles());
         }
         if (cycles > bestCycles) {
             bestCycles = cycles;
@@ -193,7 +194,8 @@ void ParetoView::rebuild()
     auto* table = p->addGraph();
     table->setName(tr("preload table"));
     table->setLineStyle(QCPGraph::lsNone); // several entries share a preload size: no line through them
-    table->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(paletteColor(4), 1.0), QBrush(Qt::white), 5));
+    table->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(paletteColor(4), 1.0), QBrush(Qt::white), 5));
     for (const partition::PreloadEntry& entry : plans.table) {
         const double x = double(entry.preloadBytes) / kKiB;
         const double y = entry.totalCycles * usPerCycle;
@@ -230,7 +232,8 @@ void ParetoView::rebuild()
         chosen->setLineStyle(QCPGraph::lsNone);
         // Filled in the first design's colour, with a dark ring that shows in grayscale.
         const QColor color = designColor(names.front());
-        chosen->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(outlineColor(color), 2.0), QBrush(color), 9));
+        chosen->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(outlineColor(color), 2.0), QBrush(color), 9));
         chosen->addData(x, y);
 
         Choice choice;
@@ -304,7 +307,8 @@ void ParetoView::placeLabels()
         }
     }
     // Candidates around the point, nearest first; up and right first (a front's dominated side).
-    static const QPoint directions[] = { { 1, -1 }, { 0, -1 }, { 1, 0 }, { -1, -1 }, { 1, 1 }, { -1, 0 }, { 0, 1 }, { -1, 1 } };
+    static const QPoint directions[]
+        = { { 1, -1 }, { 0, -1 }, { 1, 0 }, { -1, -1 }, { 1, 1 }, { -1, 0 }, { 0, 1 }, { -1, 1 } };
     std::vector<QRectF> placed;
     for (const Choice& choice : m_choices) {
         const QPointF at = choice.anchor->position->pixelPosition();
@@ -320,7 +324,8 @@ void ParetoView::placeLabels()
                 const QPoint dir = directions[d];
                 const QPointF center(at.x() + dir.x() * (size.width() / 2 + gap * ring),
                     at.y() + dir.y() * (size.height() / 2 + gap * ring));
-                const QRectF box(center.x() - size.width() / 2, center.y() - size.height() / 2, size.width(), size.height());
+                const QRectF box(
+                    center.x() - size.width() / 2, center.y() - size.height() / 2, size.width(), size.height());
                 if (!area.contains(box))
                     continue;
                 double cost = ring * (ring < 4 ? 10.0 : 25.0) + d; // far labels need long leaders
@@ -347,9 +352,13 @@ void ParetoView::placeLabels()
         choice.leader->setVisible(bestRing > 1);
         QCPItemAnchor* end = choice.label->position;
         if (bestDirection.x() > 0)
-            end = bestDirection.y() < 0 ? choice.label->bottomLeft : bestDirection.y() > 0 ? choice.label->topLeft : choice.label->left;
+            end = bestDirection.y() < 0 ? choice.label->bottomLeft
+                : bestDirection.y() > 0 ? choice.label->topLeft
+                                        : choice.label->left;
         else if (bestDirection.x() < 0)
-            end = bestDirection.y() < 0 ? choice.label->bottomRight : bestDirection.y() > 0 ? choice.label->topRight : choice.label->right;
+            end = bestDirection.y() < 0 ? choice.label->bottomRight
+                : bestDirection.y() > 0 ? choice.label->topRight
+                                        : choice.label->right;
         else
             end = bestDirection.y() < 0 ? choice.label->bottom : choice.label->top;
         choice.leader->end->setParentAnchor(end);

@@ -20,8 +20,7 @@ namespace elk::widgets {
 /// execute-state plan kept by the partition search (time vs execute bytes per core), the execute
 /// Pareto front as a step line, the preload table (preload bytes vs total time with warm-up), and the
 /// execute plan each design chose, highlighted and labelled with the design names.
-class ParetoView : public PlotView
-{
+class ParetoView : public PlotView {
     Q_OBJECT
 public:
     explicit ParetoView(QWidget* parent = nullptr);

@@ -24,263 +24,263 @@ namespace elk::widgets {
 
 namespace {
 
-constexpr const char* kSeriesProperty = "elkSeries";
+    constexpr const char* kSeriesProperty = "elkSeries";
 
-/// DPI of the metrics QCustomPlot lays out with (QFontMetrics without a device uses the screen's).
-/// Every export paints on a device of this logical DPI and scales, so measured and painted text agree.
-int layoutDpi()
-{
-    const QScreen* screen = QGuiApplication::primaryScreen();
-    const double dpi = screen ? screen->logicalDotsPerInchY() : 96.0;
-    return dpi > 0 ? int(std::lround(dpi)) : 96;
-}
-
-double pointsToLayout(double points)
-{
-    return points * layoutDpi() / 72.0;
-}
-
-QFont scaledFont(QFont font, double factor)
-{
-    if (font.pointSizeF() > 0)
-        font.setPointSizeF(font.pointSizeF() * factor);
-    return font;
-}
-
-QPen withWidthPt(QPen pen, double points)
-{
-    if (pen.style() != Qt::NoPen)
-        pen.setWidthF(pointsToLayout(points));
-    return pen;
-}
-
-/// Everything applyStyle may change, recorded so that the on-screen view comes back unchanged: fonts,
-/// pens, tick lengths, tickers, tick counts and ranges of axes; fonts, icon sizes and wrap of legends;
-/// text elements; pens and brushes of plottables and items; margins of layout elements.
-class StyleSnapshot
-{
-public:
-    explicit StyleSnapshot(QCustomPlot* plot)
+    /// DPI of the metrics QCustomPlot lays out with (QFontMetrics without a device uses the screen's).
+    /// Every export paints on a device of this logical DPI and scales, so measured and painted text agree.
+    int layoutDpi()
     {
-        for (QCPAxis* axis : allAxes(plot))
-            record(axis);
-        for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
-            if (auto* legend = qobject_cast<QCPLegend*>(element))
-                record(legend);
-            else if (auto* text = qobject_cast<QCPTextElement*>(element))
-                record(text);
-            if (element)
-                recordMargins(element);
+        const QScreen* screen = QGuiApplication::primaryScreen();
+        const double dpi = screen ? screen->logicalDotsPerInchY() : 96.0;
+        return dpi > 0 ? int(std::lround(dpi)) : 96;
+    }
+
+    double pointsToLayout(double points)
+    {
+        return points * layoutDpi() / 72.0;
+    }
+
+    QFont scaledFont(QFont font, double factor)
+    {
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * factor);
+        return font;
+    }
+
+    QPen withWidthPt(QPen pen, double points)
+    {
+        if (pen.style() != Qt::NoPen)
+            pen.setWidthF(pointsToLayout(points));
+        return pen;
+    }
+
+    /// Everything applyStyle may change, recorded so that the on-screen view comes back unchanged: fonts,
+    /// pens, tick lengths, tickers, tick counts and ranges of axes; fonts, icon sizes and wrap of legends;
+    /// text elements; pens and brushes of plottables and items; margins of layout elements.
+    class StyleSnapshot {
+    public:
+        explicit StyleSnapshot(QCustomPlot* plot)
+        {
+            for (QCPAxis* axis : allAxes(plot))
+                record(axis);
+            for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+                if (auto* legend = qobject_cast<QCPLegend*>(element))
+                    record(legend);
+                else if (auto* text = qobject_cast<QCPTextElement*>(element))
+                    record(text);
+                if (element)
+                    recordMargins(element);
+            }
+            for (int i = 0; i < plot->plottableCount(); ++i)
+                record(plot->plottable(i));
+            for (int i = 0; i < plot->itemCount(); ++i)
+                record(plot->item(i));
         }
-        for (int i = 0; i < plot->plottableCount(); ++i)
-            record(plot->plottable(i));
-        for (int i = 0; i < plot->itemCount(); ++i)
-            record(plot->item(i));
-    }
 
-    void restore()
-    {
-        for (auto it = m_restore.rbegin(); it != m_restore.rend(); ++it)
-            (*it)();
-    }
-
-    static QList<QCPAxis*> allAxes(QCustomPlot* plot)
-    {
-        QList<QCPAxis*> axes;
-        for (QCPAxisRect* rect : plot->axisRects())
-            axes += rect->axes();
-        for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
-            if (auto* scale = qobject_cast<QCPColorScale*>(element))
-                axes += scale->axis();
+        void restore()
+        {
+            for (auto it = m_restore.rbegin(); it != m_restore.rend(); ++it)
+                (*it)();
         }
-        return axes;
-    }
 
-private:
-    void record(QCPAxis* axis)
-    {
-        m_restore.push_back([axis, tickLabelFont = axis->tickLabelFont(), labelFont = axis->labelFont(),
-                                selectedTickLabelFont = axis->selectedTickLabelFont(),
-                                selectedLabelFont = axis->selectedLabelFont(), basePen = axis->basePen(),
-                                tickPen = axis->tickPen(), subTickPen = axis->subTickPen(),
-                                tickIn = axis->tickLengthIn(), tickOut = axis->tickLengthOut(),
-                                subIn = axis->subTickLengthIn(), subOut = axis->subTickLengthOut(),
-                                labelPadding = axis->labelPadding(), tickLabelPadding = axis->tickLabelPadding(),
-                                ticker = axis->ticker(), tickCount = axis->ticker()->tickCount(), range = axis->range()] {
-            ticker->setTickCount(tickCount);
-            axis->setTicker(ticker);
-            axis->setRange(range);
-            axis->setTickLabelFont(tickLabelFont);
-            axis->setLabelFont(labelFont);
-            axis->setSelectedTickLabelFont(selectedTickLabelFont);
-            axis->setSelectedLabelFont(selectedLabelFont);
-            axis->setBasePen(basePen);
-            axis->setTickPen(tickPen);
-            axis->setSubTickPen(subTickPen);
-            axis->setTickLength(tickIn, tickOut);
-            axis->setSubTickLength(subIn, subOut);
-            axis->setLabelPadding(labelPadding);
-            axis->setTickLabelPadding(tickLabelPadding);
-        });
-        if (QCPGrid* grid = axis->grid()) {
-            m_restore.push_back([grid, pen = grid->pen(), sub = grid->subGridPen(), zero = grid->zeroLinePen()] {
-                grid->setPen(pen);
-                grid->setSubGridPen(sub);
-                grid->setZeroLinePen(zero);
-            });
+        static QList<QCPAxis*> allAxes(QCustomPlot* plot)
+        {
+            QList<QCPAxis*> axes;
+            for (QCPAxisRect* rect : plot->axisRects())
+                axes += rect->axes();
+            for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+                if (auto* scale = qobject_cast<QCPColorScale*>(element))
+                    axes += scale->axis();
+            }
+            return axes;
         }
-    }
 
-    void record(QCPLegend* legend)
-    {
-        m_restore.push_back([legend, font = legend->font(), selectedFont = legend->selectedFont(),
-                                icon = legend->iconSize(), gap = legend->iconTextPadding(), border = legend->borderPen(),
-                                spacing = legend->rowSpacing(), wrap = legend->wrap(), order = legend->fillOrder()] {
-            if (legend->fillOrder() != order)
-                legend->setFillOrder(order, true);
-            setLegendWrap(legend, wrap);
-            legend->setFont(font);
-            legend->setSelectedFont(selectedFont);
-            legend->setIconSize(icon);
-            legend->setIconTextPadding(gap);
-            legend->setBorderPen(border);
-            legend->setRowSpacing(spacing);
-        });
-        // Legend::setFont overwrites the items' fonts; restore each item after the legend.
-        for (int i = 0; i < legend->itemCount(); ++i) {
-            if (QCPAbstractLegendItem* item = legend->item(i))
-                m_restore.push_back([item, font = item->font()] { item->setFont(font); });
+    private:
+        void record(QCPAxis* axis)
+        {
+            m_restore.push_back(
+                [axis, tickLabelFont = axis->tickLabelFont(), labelFont = axis->labelFont(),
+                    selectedTickLabelFont = axis->selectedTickLabelFont(),
+                    selectedLabelFont = axis->selectedLabelFont(), basePen = axis->basePen(), tickPen = axis->tickPen(),
+                    subTickPen = axis->subTickPen(), tickIn = axis->tickLengthIn(), tickOut = axis->tickLengthOut(),
+                    subIn = axis->subTickLengthIn(), subOut = axis->subTickLengthOut(),
+                    labelPadding = axis->labelPadding(), tickLabelPadding = axis->tickLabelPadding(),
+                    ticker = axis->ticker(), tickCount = axis->ticker()->tickCount(), range = axis->range()] {
+                    ticker->setTickCount(tickCount);
+                    axis->setTicker(ticker);
+                    axis->setRange(range);
+                    axis->setTickLabelFont(tickLabelFont);
+                    axis->setLabelFont(labelFont);
+                    axis->setSelectedTickLabelFont(selectedTickLabelFont);
+                    axis->setSelectedLabelFont(selectedLabelFont);
+                    axis->setBasePen(basePen);
+                    axis->setTickPen(tickPen);
+                    axis->setSubTickPen(subTickPen);
+                    axis->setTickLength(tickIn, tickOut);
+                    axis->setSubTickLength(subIn, subOut);
+                    axis->setLabelPadding(labelPadding);
+                    axis->setTickLabelPadding(tickLabelPadding);
+                });
+            if (QCPGrid* grid = axis->grid()) {
+                m_restore.push_back([grid, pen = grid->pen(), sub = grid->subGridPen(), zero = grid->zeroLinePen()] {
+                    grid->setPen(pen);
+                    grid->setSubGridPen(sub);
+                    grid->setZeroLinePen(zero);
+                });
+            }
         }
-    }
 
-    void record(QCPTextElement* text)
-    {
-        m_restore.push_back([text, font = text->font(), selectedFont = text->selectedFont()] {
-            text->setFont(font);
-            text->setSelectedFont(selectedFont);
-        });
-    }
-
-    void recordMargins(QCPLayoutElement* element)
-    {
-        m_restore.push_back([element, margins = element->margins(), minimum = element->minimumMargins()] {
-            element->setMinimumMargins(minimum);
-            element->setMargins(margins);
-        });
-    }
-
-    void record(QCPAbstractPlottable* plottable)
-    {
-        m_restore.push_back([plottable, pen = plottable->pen(), brush = plottable->brush()] {
-            plottable->setPen(pen);
-            plottable->setBrush(brush);
-        });
-        if (auto* graph = qobject_cast<QCPGraph*>(plottable)) {
-            m_restore.push_back([graph, scatter = graph->scatterStyle()] { graph->setScatterStyle(scatter); });
-        } else if (auto* curve = qobject_cast<QCPCurve*>(plottable)) {
-            m_restore.push_back([curve, scatter = curve->scatterStyle()] { curve->setScatterStyle(scatter); });
+        void record(QCPLegend* legend)
+        {
+            m_restore.push_back(
+                [legend, font = legend->font(), selectedFont = legend->selectedFont(), icon = legend->iconSize(),
+                    gap = legend->iconTextPadding(), border = legend->borderPen(), spacing = legend->rowSpacing(),
+                    wrap = legend->wrap(), order = legend->fillOrder()] {
+                    if (legend->fillOrder() != order)
+                        legend->setFillOrder(order, true);
+                    setLegendWrap(legend, wrap);
+                    legend->setFont(font);
+                    legend->setSelectedFont(selectedFont);
+                    legend->setIconSize(icon);
+                    legend->setIconTextPadding(gap);
+                    legend->setBorderPen(border);
+                    legend->setRowSpacing(spacing);
+                });
+            // Legend::setFont overwrites the items' fonts; restore each item after the legend.
+            for (int i = 0; i < legend->itemCount(); ++i) {
+                if (QCPAbstractLegendItem* item = legend->item(i))
+                    m_restore.push_back([item, font = item->font()] { item->setFont(font); });
+            }
         }
-    }
 
-    void record(QCPAbstractItem* item)
-    {
-        if (auto* text = qobject_cast<QCPItemText*>(item)) {
-            m_restore.push_back([text, font = text->font(), selectedFont = text->selectedFont(), pen = text->pen(),
-                                    padding = text->padding()] {
+        void record(QCPTextElement* text)
+        {
+            m_restore.push_back([text, font = text->font(), selectedFont = text->selectedFont()] {
                 text->setFont(font);
                 text->setSelectedFont(selectedFont);
-                text->setPen(pen);
-                text->setPadding(padding);
-            });
-        } else if (auto* line = qobject_cast<QCPItemLine*>(item)) {
-            m_restore.push_back([line, pen = line->pen()] { line->setPen(pen); });
-        } else if (auto* straight = qobject_cast<QCPItemStraightLine*>(item)) {
-            m_restore.push_back([straight, pen = straight->pen()] { straight->setPen(pen); });
-        } else if (auto* rect = qobject_cast<QCPItemRect*>(item)) {
-            m_restore.push_back([rect, pen = rect->pen(), brush = rect->brush()] {
-                rect->setPen(pen);
-                rect->setBrush(brush);
-            });
-        } else if (auto* tracer = qobject_cast<QCPItemTracer*>(item)) {
-            m_restore.push_back([tracer, pen = tracer->pen(), size = tracer->size()] {
-                tracer->setPen(pen);
-                tracer->setSize(size);
             });
         }
+
+        void recordMargins(QCPLayoutElement* element)
+        {
+            m_restore.push_back([element, margins = element->margins(), minimum = element->minimumMargins()] {
+                element->setMinimumMargins(minimum);
+                element->setMargins(margins);
+            });
+        }
+
+        void record(QCPAbstractPlottable* plottable)
+        {
+            m_restore.push_back([plottable, pen = plottable->pen(), brush = plottable->brush()] {
+                plottable->setPen(pen);
+                plottable->setBrush(brush);
+            });
+            if (auto* graph = qobject_cast<QCPGraph*>(plottable)) {
+                m_restore.push_back([graph, scatter = graph->scatterStyle()] { graph->setScatterStyle(scatter); });
+            } else if (auto* curve = qobject_cast<QCPCurve*>(plottable)) {
+                m_restore.push_back([curve, scatter = curve->scatterStyle()] { curve->setScatterStyle(scatter); });
+            }
+        }
+
+        void record(QCPAbstractItem* item)
+        {
+            if (auto* text = qobject_cast<QCPItemText*>(item)) {
+                m_restore.push_back([text, font = text->font(), selectedFont = text->selectedFont(), pen = text->pen(),
+                                        padding = text->padding()] {
+                    text->setFont(font);
+                    text->setSelectedFont(selectedFont);
+                    text->setPen(pen);
+                    text->setPadding(padding);
+                });
+            } else if (auto* line = qobject_cast<QCPItemLine*>(item)) {
+                m_restore.push_back([line, pen = line->pen()] { line->setPen(pen); });
+            } else if (auto* straight = qobject_cast<QCPItemStraightLine*>(item)) {
+                m_restore.push_back([straight, pen = straight->pen()] { straight->setPen(pen); });
+            } else if (auto* rect = qobject_cast<QCPItemRect*>(item)) {
+                m_restore.push_back([rect, pen = rect->pen(), brush = rect->brush()] {
+                    rect->setPen(pen);
+                    rect->setBrush(brush);
+                });
+            } else if (auto* tracer = qobject_cast<QCPItemTracer*>(item)) {
+                m_restore.push_back([tracer, pen = tracer->pen(), size = tracer->size()] {
+                    tracer->setPen(pen);
+                    tracer->setSize(size);
+                });
+            }
+        }
+
+        std::vector<std::function<void()>> m_restore;
+    };
+
+    QString renderPdf(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
+        const QString& metadata)
+    {
+        QPdfWriter writer(path);
+        writer.setCreator(QStringLiteral("Elk Studio"));
+        writer.setTitle(plot->objectName() + QStringLiteral(" ") + metadata); // the run it shows: readFigureMetadata()
+        writer.setResolution(layoutDpi());
+        const QPageSize page(QSizeF(style.widthCm * 10.0, style.heightCm * 10.0), QPageSize::Millimeter, QString(),
+            QPageSize::ExactMatch);
+        if (!writer.setPageLayout(QPageLayout(page, QPageLayout::Portrait, QMarginsF(0, 0, 0, 0))))
+            return QStringLiteral("cannot set the PDF page to %1 × %2 cm").arg(style.widthCm).arg(style.heightCm);
+        QCPPainter painter;
+        if (!painter.begin(&writer))
+            return QStringLiteral("cannot write %1").arg(path);
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        plot->toPainter(&painter, layoutSize.width(), layoutSize.height());
+        painter.end();
+        return {};
     }
 
-    std::vector<std::function<void()>> m_restore;
-};
+    QString renderSvg(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
+        const QString& metadata)
+    {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setResolution(layoutDpi()); // also makes width/height come out in the figure's size
+        generator.setSize(layoutSize);
+        generator.setViewBox(QRect(QPoint(0, 0), layoutSize));
+        generator.setTitle(plot->objectName());
+        generator.setDescription(
+            QStringLiteral("Elk Studio figure, %1 × %2 cm; %3").arg(style.widthCm).arg(style.heightCm).arg(metadata));
+        QCPPainter painter;
+        if (!painter.begin(&generator))
+            return QStringLiteral("cannot write %1").arg(path);
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        plot->toPainter(&painter, layoutSize.width(), layoutSize.height());
+        painter.end();
+        return {};
+    }
 
-QString renderPdf(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
-    const QString& metadata)
-{
-    QPdfWriter writer(path);
-    writer.setCreator(QStringLiteral("Elk Studio"));
-    writer.setTitle(plot->objectName() + QStringLiteral(" ") + metadata); // the run it shows: readFigureMetadata()
-    writer.setResolution(layoutDpi());
-    const QPageSize page(QSizeF(style.widthCm * 10.0, style.heightCm * 10.0), QPageSize::Millimeter, QString(),
-        QPageSize::ExactMatch);
-    if (!writer.setPageLayout(QPageLayout(page, QPageLayout::Portrait, QMarginsF(0, 0, 0, 0))))
-        return QStringLiteral("cannot set the PDF page to %1 × %2 cm").arg(style.widthCm).arg(style.heightCm);
-    QCPPainter painter;
-    if (!painter.begin(&writer))
-        return QStringLiteral("cannot write %1").arg(path);
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNonCosmetic);
-    plot->toPainter(&painter, layoutSize.width(), layoutSize.height());
-    painter.end();
-    return {};
-}
-
-QString renderSvg(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
-    const QString& metadata)
-{
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setResolution(layoutDpi()); // also makes width/height come out in the figure's size
-    generator.setSize(layoutSize);
-    generator.setViewBox(QRect(QPoint(0, 0), layoutSize));
-    generator.setTitle(plot->objectName());
-    generator.setDescription(
-        QStringLiteral("Elk Studio figure, %1 × %2 cm; %3").arg(style.widthCm).arg(style.heightCm).arg(metadata));
-    QCPPainter painter;
-    if (!painter.begin(&generator))
-        return QStringLiteral("cannot write %1").arg(path);
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNonCosmetic);
-    plot->toPainter(&painter, layoutSize.width(), layoutSize.height());
-    painter.end();
-    return {};
-}
-
-QString renderPng(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
-    const QString& metadata)
-{
-    const int widthPx = int(std::lround(style.widthCm / 2.54 * style.pngDpi));
-    const int heightPx = int(std::lround(style.heightCm / 2.54 * style.pngDpi));
-    QImage image(widthPx, heightPx, QImage::Format_ARGB32_Premultiplied);
-    if (image.isNull())
-        return QStringLiteral("cannot allocate a %1 × %2 pixel image").arg(widthPx).arg(heightPx);
-    // Paint at the layout DPI (text measured and drawn alike), scaled up to the target pixels.
-    const double dotsPerMeter = layoutDpi() / 0.0254;
-    image.setDotsPerMeterX(int(std::lround(dotsPerMeter)));
-    image.setDotsPerMeterY(int(std::lround(dotsPerMeter)));
-    image.fill(Qt::white);
-    QCPPainter painter;
-    if (!painter.begin(&image))
-        return QStringLiteral("cannot paint a %1 × %2 pixel image").arg(widthPx).arg(heightPx);
-    painter.setMode(QCPPainter::pmNonCosmetic);
-    painter.scale(double(widthPx) / layoutSize.width(), double(heightPx) / layoutSize.height());
-    plot->toPainter(&painter, layoutSize.width(), layoutSize.height());
-    painter.end();
-    image.setDotsPerMeterX(int(std::lround(style.pngDpi / 0.0254)));
-    image.setDotsPerMeterY(int(std::lround(style.pngDpi / 0.0254)));
-    image.setText(QStringLiteral("elk"), metadata); // a tEXt chunk
-    if (!image.save(path, "PNG"))
-        return QStringLiteral("cannot write %1").arg(path);
-    return {};
-}
+    QString renderPng(QCustomPlot* plot, const QString& path, const QSize& layoutSize, const FigureStyle& style,
+        const QString& metadata)
+    {
+        const int widthPx = int(std::lround(style.widthCm / 2.54 * style.pngDpi));
+        const int heightPx = int(std::lround(style.heightCm / 2.54 * style.pngDpi));
+        QImage image(widthPx, heightPx, QImage::Format_ARGB32_Premultiplied);
+        if (image.isNull())
+            return QStringLiteral("cannot allocate a %1 × %2 pixel image").arg(widthPx).arg(heightPx);
+        // Paint at the layout DPI (text measured and drawn alike), scaled up to the target pixels.
+        const double dotsPerMeter = layoutDpi() / 0.0254;
+        image.setDotsPerMeterX(int(std::lround(dotsPerMeter)));
+        image.setDotsPerMeterY(int(std::lround(dotsPerMeter)));
+        image.fill(Qt::white);
+        QCPPainter painter;
+        if (!painter.begin(&image))
+            return QStringLiteral("cannot paint a %1 × %2 pixel image").arg(widthPx).arg(heightPx);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.scale(double(widthPx) / layoutSize.width(), double(heightPx) / layoutSize.height());
+        plot->toPainter(&painter, layoutSize.width(), layoutSize.height());
+        painter.end();
+        image.setDotsPerMeterX(int(std::lround(style.pngDpi / 0.0254)));
+        image.setDotsPerMeterY(int(std::lround(style.pngDpi / 0.0254)));
+        image.setText(QStringLiteral("elk"), metadata); // a tEXt chunk
+        if (!image.save(path, "PNG"))
+            return QStringLiteral("cannot write %1").arg(path);
+        return {};
+    }
 
 } // namespace
 
@@ -323,7 +323,9 @@ QString PlotView::exportFigure(const QString& path, const FigureStyle& style)
     if (suffix != QLatin1String("pdf") && suffix != QLatin1String("svg") && suffix != QLatin1String("png"))
         return QStringLiteral("%1: unknown figure format \"%2\" (expected .pdf, .svg or .png)").arg(path, suffix);
     if (!(style.widthCm > 0.5 && style.widthCm < 200 && style.heightCm > 0.5 && style.heightCm < 200))
-        return QStringLiteral("figure size %1 × %2 cm out of range (0.5 to 200 cm)").arg(style.widthCm).arg(style.heightCm);
+        return QStringLiteral("figure size %1 × %2 cm out of range (0.5 to 200 cm)")
+            .arg(style.widthCm)
+            .arg(style.heightCm);
     if (!(style.fontPt >= 2 && style.fontPt <= 72))
         return QStringLiteral("font size %1 pt out of range (2 to 72 pt)").arg(style.fontPt);
     if (suffix == QLatin1String("png") && !(style.pngDpi >= 30 && style.pngDpi <= 2400))
@@ -335,8 +337,8 @@ QString PlotView::exportFigure(const QString& path, const FigureStyle& style)
             return QStringLiteral("cannot write %1: %2").arg(path, probe.errorString());
     }
 
-    const QSize layoutSize(int(std::lround(style.widthCm / 2.54 * layoutDpi())),
-        int(std::lround(style.heightCm / 2.54 * layoutDpi())));
+    const QSize layoutSize(
+        int(std::lround(style.widthCm / 2.54 * layoutDpi())), int(std::lround(style.heightCm / 2.54 * layoutDpi())));
     StyleSnapshot snapshot(m_plot);
     applyStyle(style);
     const QString runHash = m_run ? QString::fromStdString(run::runSpecHash(m_run->spec)) : QString();
@@ -424,7 +426,8 @@ void PlotView::applyStyle(const FigureStyle& style)
         if (qobject_cast<QCPBars*>(plottable))
             plottable->setPen(withWidthPt(plottable->pen(), 0.5));
         else if (qobject_cast<QCPGraph*>(plottable) || qobject_cast<QCPCurve*>(plottable))
-            plottable->setPen(withWidthPt(plottable->pen(), std::max(1.0, plottable->pen().widthF() * 72.0 / layoutDpi())));
+            plottable->setPen(
+                withWidthPt(plottable->pen(), std::max(1.0, plottable->pen().widthF() * 72.0 / layoutDpi())));
     }
     for (int i = 0; i < m_plot->itemCount(); ++i) {
         QCPAbstractItem* item = m_plot->item(i);

@@ -22,8 +22,7 @@ using RunSnapshotPtr = std::shared_ptr<const elk::run::RunResult>;
 
 /// Base of every plot view: one QCustomPlot (what gets exported), the run it shows, the selected
 /// design and op shared by all views, and export to PDF/SVG/PNG in a FigureStyle.
-class PlotView : public QWidget
-{
+class PlotView : public QWidget {
     Q_OBJECT
 public:
     explicit PlotView(QWidget* parent = nullptr);

@@ -22,96 +22,96 @@ namespace elk::widgets {
 
 namespace {
 
-/// A JSON value text as a number, or nothing ("2000" → 2000; "\"mesh-2d\"" → nothing).
-std::optional<double> numberOf(const std::string& text)
-{
-    bool ok = false;
-    const double value = QString::fromStdString(text).trimmed().toDouble(&ok);
-    return ok && std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
-}
+    /// A JSON value text as a number, or nothing ("2000" → 2000; "\"mesh-2d\"" → nothing).
+    std::optional<double> numberOf(const std::string& text)
+    {
+        bool ok = false;
+        const double value = QString::fromStdString(text).trimmed().toDouble(&ok);
+        return ok && std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+    }
 
-/// A JSON value text for a tick label: strings lose their quotes.
-QString labelOf(const std::string& text)
-{
-    QString label = QString::fromStdString(text).trimmed();
-    if (label.size() >= 2 && label.startsWith(QLatin1Char('"')) && label.endsWith(QLatin1Char('"')))
-        label = label.mid(1, label.size() - 2);
-    return label;
-}
+    /// A JSON value text for a tick label: strings lose their quotes.
+    QString labelOf(const std::string& text)
+    {
+        QString label = QString::fromStdString(text).trimmed();
+        if (label.size() >= 2 && label.startsWith(QLatin1Char('"')) && label.endsWith(QLatin1Char('"')))
+            label = label.mid(1, label.size() - 2);
+        return label;
+    }
 
-QString axisTitle(const run::SweepAxis& axis)
-{
-    return QString::fromStdString(axis.label.empty() ? axis.field : axis.label);
-}
+    QString axisTitle(const run::SweepAxis& axis)
+    {
+        return QString::fromStdString(axis.label.empty() ? axis.field : axis.label);
+    }
 
-/// Distinct marker per design so lines stay apart in grayscale.
-QCPScatterStyle::ScatterShape markerOf(int index)
-{
-    static const QCPScatterStyle::ScatterShape shapes[] = { QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
-        QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangleInverted,
-        QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus, QCPScatterStyle::ssStar };
-    const int n = int(std::size(shapes));
-    return shapes[((index % n) + n) % n];
-}
+    /// Distinct marker per design so lines stay apart in grayscale.
+    QCPScatterStyle::ScatterShape markerOf(int index)
+    {
+        static const QCPScatterStyle::ScatterShape shapes[] = { QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
+            QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangleInverted,
+            QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus, QCPScatterStyle::ssStar };
+        const int n = int(std::size(shapes));
+        return shapes[((index % n) + n) % n];
+    }
 
-/// Viridis (perceptually uniform, colour-blind safe, monotone in lightness: survives grayscale).
-QCPColorGradient viridis()
-{
-    QCPColorGradient gradient;
-    gradient.clearColorStops();
-    gradient.setColorStopAt(0.0, QColor(0x440154));
-    gradient.setColorStopAt(0.125, QColor(0x472D7B));
-    gradient.setColorStopAt(0.25, QColor(0x3B528B));
-    gradient.setColorStopAt(0.375, QColor(0x2C728E));
-    gradient.setColorStopAt(0.5, QColor(0x21918C));
-    gradient.setColorStopAt(0.625, QColor(0x28AE80));
-    gradient.setColorStopAt(0.75, QColor(0x5EC962));
-    gradient.setColorStopAt(0.875, QColor(0xADDC30));
-    gradient.setColorStopAt(1.0, QColor(0xFDE725));
-    gradient.setColorInterpolation(QCPColorGradient::ciRGB);
-    gradient.setNanHandling(QCPColorGradient::nhTransparent);
-    return gradient;
-}
+    /// Viridis (perceptually uniform, colour-blind safe, monotone in lightness: survives grayscale).
+    QCPColorGradient viridis()
+    {
+        QCPColorGradient gradient;
+        gradient.clearColorStops();
+        gradient.setColorStopAt(0.0, QColor(0x440154));
+        gradient.setColorStopAt(0.125, QColor(0x472D7B));
+        gradient.setColorStopAt(0.25, QColor(0x3B528B));
+        gradient.setColorStopAt(0.375, QColor(0x2C728E));
+        gradient.setColorStopAt(0.5, QColor(0x21918C));
+        gradient.setColorStopAt(0.625, QColor(0x28AE80));
+        gradient.setColorStopAt(0.75, QColor(0x5EC962));
+        gradient.setColorStopAt(0.875, QColor(0xADDC30));
+        gradient.setColorStopAt(1.0, QColor(0xFDE725));
+        gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+        gradient.setNanHandling(QCPColorGradient::nhTransparent);
+        return gradient;
+    }
 
-/// Puts one tick per value on `axis`: numbers at their values, anything else at its index.
-/// Returns the coordinates of the values.
-std::vector<double> placeValues(QCPAxis* axis, const run::SweepAxis& sweepAxis, bool forceCategories)
-{
-    std::vector<double> coords;
-    bool numeric = !forceCategories && !sweepAxis.values.empty();
-    for (const std::string& value : sweepAxis.values)
-        numeric = numeric && numberOf(value).has_value();
-    if (numeric) {
+    /// Puts one tick per value on `axis`: numbers at their values, anything else at its index.
+    /// Returns the coordinates of the values.
+    std::vector<double> placeValues(QCPAxis* axis, const run::SweepAxis& sweepAxis, bool forceCategories)
+    {
+        std::vector<double> coords;
+        bool numeric = !forceCategories && !sweepAxis.values.empty();
         for (const std::string& value : sweepAxis.values)
-            coords.push_back(*numberOf(value));
-        // An evenly spaced grid gets its own values as ticks (every one while they are few and short).
-        bool even = coords.size() >= 2;
-        const double step = even ? coords[1] - coords[0] : 0;
-        for (std::size_t i = 1; i < coords.size() && even; ++i)
-            even = step > 0 && std::abs(coords[i] - coords[i - 1] - step) <= 1e-9 * std::max(1.0, std::abs(step));
-        if (even) {
-            std::size_t longest = 0;
+            numeric = numeric && numberOf(value).has_value();
+        if (numeric) {
             for (const std::string& value : sweepAxis.values)
-                longest = std::max(longest, value.size());
-            auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-            ticker->setTickStep(step);
-            ticker->setTickOrigin(coords.front());
-            ticker->setScaleStrategy(coords.size() <= 10 && longest <= 4 ? QCPAxisTickerFixed::ssNone
-                                                                        : QCPAxisTickerFixed::ssMultiples);
-            axis->setTicker(ticker);
-        } else {
-            axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+                coords.push_back(*numberOf(value));
+            // An evenly spaced grid gets its own values as ticks (every one while they are few and short).
+            bool even = coords.size() >= 2;
+            const double step = even ? coords[1] - coords[0] : 0;
+            for (std::size_t i = 1; i < coords.size() && even; ++i)
+                even = step > 0 && std::abs(coords[i] - coords[i - 1] - step) <= 1e-9 * std::max(1.0, std::abs(step));
+            if (even) {
+                std::size_t longest = 0;
+                for (const std::string& value : sweepAxis.values)
+                    longest = std::max(longest, value.size());
+                auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+                ticker->setTickStep(step);
+                ticker->setTickOrigin(coords.front());
+                ticker->setScaleStrategy(
+                    coords.size() <= 10 && longest <= 4 ? QCPAxisTickerFixed::ssNone : QCPAxisTickerFixed::ssMultiples);
+                axis->setTicker(ticker);
+            } else {
+                axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+            }
+            return coords;
         }
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (std::size_t i = 0; i < sweepAxis.values.size(); ++i) {
+            coords.push_back(double(i));
+            ticker->addTick(double(i), labelOf(sweepAxis.values[i]));
+        }
+        axis->setTicker(ticker);
         return coords;
     }
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (std::size_t i = 0; i < sweepAxis.values.size(); ++i) {
-        coords.push_back(double(i));
-        ticker->addTick(double(i), labelOf(sweepAxis.values[i]));
-    }
-    axis->setTicker(ticker);
-    return coords;
-}
 
 } // namespace
 
@@ -147,7 +147,8 @@ bool SweepView::hasData() const
 {
     if (!m_sweep)
         return false;
-    return std::any_of(m_sweep->points.begin(), m_sweep->points.end(), [](const run::SweepPoint& point) { return point.done; });
+    return std::any_of(
+        m_sweep->points.begin(), m_sweep->points.end(), [](const run::SweepPoint& point) { return point.done; });
 }
 
 bool SweepView::showsHeatmap() const
@@ -244,8 +245,10 @@ void SweepView::buildLines()
         for (const run::SweepPoint& point : m_sweep->points) {
             if (!point.done || point.index.empty() || point.index[0] < 0 || std::size_t(point.index[0]) >= xs.size())
                 continue;
-            const double value = d < point.latencyMs.size() ? point.latencyMs[d] : std::numeric_limits<double>::quiet_NaN();
-            points.emplace_back(xs[std::size_t(point.index[0])], std::isfinite(value) ? value : std::numeric_limits<double>::quiet_NaN());
+            const double value
+                = d < point.latencyMs.size() ? point.latencyMs[d] : std::numeric_limits<double>::quiet_NaN();
+            points.emplace_back(xs[std::size_t(point.index[0])],
+                std::isfinite(value) ? value : std::numeric_limits<double>::quiet_NaN());
             if (std::isfinite(value))
                 yHigh = std::max(yHigh, value);
         }
@@ -283,7 +286,8 @@ void SweepView::buildHeatmap()
     if (nx == 0 || ny == 0)
         return;
     m_map = new QCPColorMap(p->xAxis, p->yAxis);
-    m_map->setName(QString::fromStdString(m_sweep->designs.empty() ? std::string() : m_sweep->designs[std::size_t(m_heatmapDesign)]));
+    m_map->setName(QString::fromStdString(
+        m_sweep->designs.empty() ? std::string() : m_sweep->designs[std::size_t(m_heatmapDesign)]));
     m_map->data()->setSize(nx, ny);
     m_map->data()->setRange(QCPRange(0, nx - 1), QCPRange(0, ny - 1));
     m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());

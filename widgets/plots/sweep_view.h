@@ -23,8 +23,7 @@ namespace elk::widgets {
 /// numeric axis, other values as labelled categories). Two fields: a heatmap of one design's latency
 /// over both (a combo box picks the design). Points not yet done are absent, so a running sweep
 /// fills in as it goes; a design that failed at a point leaves a gap.
-class SweepView : public PlotView
-{
+class SweepView : public PlotView {
     Q_OBJECT
 public:
     explicit SweepView(QWidget* parent = nullptr);

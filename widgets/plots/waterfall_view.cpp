@@ -178,8 +178,9 @@ void WaterfallView::rebuild()
     bool oneKind = true;
     for (const run::Waterfall& w : rows)
         oneKind = oneKind && w.floorKind == rows.front().floorKind;
-    QCPBars* floor = addBars(oneKind && !rows.empty() ? tr("floor: %1").arg(floorKindText(rows.front().floorKind)) : tr("floor"),
-        QColor(0x55, 0x55, 0x55), -1, nullptr);
+    QCPBars* floor
+        = addBars(oneKind && !rows.empty() ? tr("floor: %1").arg(floorKindText(rows.front().floorKind)) : tr("floor"),
+            QColor(0x55, 0x55, 0x55), -1, nullptr);
     floor->addToLegend(p->legend);
     QCPBars* below = floor;
     double latencyMax = 0;
@@ -189,7 +190,9 @@ void WaterfallView::rebuild()
         names->addTick(double(row), m_rowNames[int(row)]);
         const QString share = QString::number(w.floorMs / w.latencyMs * 100, 'f', 0) + u" %"_s;
         totals->addTick(double(row),
-            tr("%1 ms (%2)").arg(w.latencyMs, 0, 'f', 3).arg(oneKind ? share : floorKindText(w.floorKind) + u" "_s + share));
+            tr("%1 ms (%2)")
+                .arg(w.latencyMs, 0, 'f', 3)
+                .arg(oneKind ? share : floorKindText(w.floorKind) + u" "_s + share));
         latencyMax = std::max(latencyMax, w.latencyMs);
     }
     for (int cause = 0; cause < sim::kGapCauseCount; ++cause) {
@@ -199,7 +202,8 @@ void WaterfallView::rebuild()
             if (!(ms > 1e-4 * rows[row].latencyMs)) // below a pixel on any screen
                 continue;
             if (!bars)
-                bars = addBars(QString::fromLatin1(sim::describe(sim::GapCause(cause))), causeColor(cause), cause, below);
+                bars = addBars(
+                    QString::fromLatin1(sim::describe(sim::GapCause(cause))), causeColor(cause), cause, below);
             bars->addData(double(row), ms);
         }
         if (bars) {

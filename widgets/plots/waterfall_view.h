@@ -16,8 +16,7 @@ namespace elk::widgets {
 /// physical floor (HBM, compute or the hottest link, coloured by kind) and adds each measured loss
 /// after it, ending at the simulated latency (labelled at the right, with the floor's share).
 /// Clicking a part emits partSelected, which the app turns into highlighted Gantt intervals.
-class WaterfallView : public PlotView
-{
+class WaterfallView : public PlotView {
     Q_OBJECT
 public:
     explicit WaterfallView(QWidget* parent = nullptr);

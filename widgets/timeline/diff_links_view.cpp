@@ -117,7 +117,8 @@ void DiffLinksView::rebuild()
     if (!updateDiff()) {
         title = m_run ? tr("Choose a second run or design to compare against.") : QString();
     } else if (!m_diff.sameLinks) {
-        title = tr("A: %1\nB: %2\ndifferent links (another chip topology):\nno per-link Δ").arg(sideLabel(true), sideLabel(false));
+        title = tr("A: %1\nB: %2\ndifferent links (another chip topology):\nno per-link Δ")
+                    .arg(sideLabel(true), sideLabel(false));
     } else {
         const sim::SimResult& a = *sideA();
         const sim::SimResult& b = *sideB();
@@ -188,7 +189,8 @@ int DiffLinksView::linkAt(const QPoint& plotPixel) const
 
 QPointF DiffLinksView::linkCenter(int link) const
 {
-    if (!m_layout || link < 0 || std::size_t(link) >= m_layout->shapeOfLink.size() || m_layout->shapeOfLink[std::size_t(link)] < 0)
+    if (!m_layout || link < 0 || std::size_t(link) >= m_layout->shapeOfLink.size()
+        || m_layout->shapeOfLink[std::size_t(link)] < 0)
         return {};
     const QPointF centre = m_layout->shapes[std::size_t(m_layout->shapeOfLink[std::size_t(link)])].centre();
     return { plot()->xAxis->coordToPixel(centre.x()), plot()->yAxis->coordToPixel(centre.y()) };

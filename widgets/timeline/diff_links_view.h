@@ -21,8 +21,7 @@ class LinkMapPlottable;
 /// Links view, coloured by B's bytes over the run minus A's on a diverging scale (blue: B moves fewer
 /// bytes there, vermillion: more; light grey: the same), symmetric around 0 in MB. When the two runs
 /// do not have the same links (another chip topology) it says so instead.
-class DiffLinksView : public DiffPlotView
-{
+class DiffLinksView : public DiffPlotView {
     Q_OBJECT
 public:
     explicit DiffLinksView(QWidget* parent = nullptr);

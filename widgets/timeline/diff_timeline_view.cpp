@@ -59,12 +59,14 @@ namespace {
     {
         t = std::clamp(t, 0.0, 1.0);
         return QColor::fromRgbF(float(from.redF() + (to.redF() - from.redF()) * t),
-            float(from.greenF() + (to.greenF() - from.greenF()) * t), float(from.blueF() + (to.blueF() - from.blueF()) * t));
+            float(from.greenF() + (to.greenF() - from.greenF()) * t),
+            float(from.blueF() + (to.blueF() - from.blueF()) * t));
     }
 
     QString signedMs(double ms)
     {
-        return (ms >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + QString::number(std::abs(ms), 'f', 4) + QStringLiteral(" ms");
+        return (ms >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + QString::number(std::abs(ms), 'f', 4)
+            + QStringLiteral(" ms");
     }
 
     const QColor kNeutral = QColor::fromRgb(0xBDBDBD);
@@ -127,13 +129,15 @@ protected:
         for (const DiffTimelineOp& op : *m_ops) {
             if (!op.inA() || !op.inB())
                 continue;
-            if (std::max(op.executeEndMsA, op.executeEndMsB) < keys.lower || std::min(op.executeStartMsA, op.executeStartMsB) > keys.upper)
+            if (std::max(op.executeEndMsA, op.executeEndMsB) < keys.lower
+                || std::min(op.executeStartMsA, op.executeStartMsB) > keys.upper)
                 continue;
             QColor colour = shade(op.deltaMs);
             colour.setAlpha(colour == kNeutral ? 70 : 150);
             painter->setBrush(colour);
             const QPointF band[] = { { keyAxis()->coordToPixel(op.executeStartMsA), bandTop },
-                { keyAxis()->coordToPixel(op.executeEndMsA), bandTop }, { keyAxis()->coordToPixel(op.executeEndMsB), bandBottom },
+                { keyAxis()->coordToPixel(op.executeEndMsA), bandTop },
+                { keyAxis()->coordToPixel(op.executeEndMsB), bandBottom },
                 { keyAxis()->coordToPixel(op.executeStartMsB), bandBottom } };
             painter->drawPolygon(band, 4);
         }
@@ -333,7 +337,9 @@ int DiffTimelineView::opAt(const QPoint& plotPixel) const
             const Interval interval = intervalOf(m_ops[k], lane);
             if (interval.empty())
                 continue;
-            const double distance = ms < interval.start ? interval.start - ms : ms > interval.end ? ms - interval.end : 0;
+            const double distance = ms < interval.start ? interval.start - ms
+                : ms > interval.end                     ? ms - interval.end
+                                                        : 0;
             if (distance < nearestDistance || (distance == 0 && nearestDistance == 0 && nearest < 0)) {
                 nearest = int(k);
                 nearestDistance = distance;
@@ -363,7 +369,8 @@ QPointF DiffTimelineView::barCenter(int op, DiffLane lane) const
     const Interval interval = intervalOf(m_ops[std::size_t(op)], lane);
     if (interval.empty())
         return {};
-    return { plot()->xAxis->coordToPixel((interval.start + interval.end) / 2), plot()->yAxis->coordToPixel(laneY(lane)) };
+    return { plot()->xAxis->coordToPixel((interval.start + interval.end) / 2),
+        plot()->yAxis->coordToPixel(laneY(lane)) };
 }
 
 QString DiffTimelineView::toolTipAt(const QPoint& plotPixel) const
@@ -383,7 +390,8 @@ QString DiffTimelineView::toolTipAt(const QPoint& plotPixel) const
     return op.name + QLatin1Char('\n') + side("A", op.inA(), op.executeStartMsA, op.executeEndMsA) + QLatin1Char('\n')
         + side("B", op.inB(), op.executeStartMsB, op.executeEndMsB) + QLatin1Char('\n')
         + tr("Δ wait %1, Δ execute %2 (adds %3), Δ preload %4")
-              .arg(signedMs(op.deltaWaitMs), signedMs(op.deltaExecuteMs), signedMs(op.deltaMs), signedMs(op.deltaPreloadMs));
+              .arg(signedMs(op.deltaWaitMs), signedMs(op.deltaExecuteMs), signedMs(op.deltaMs),
+                  signedMs(op.deltaPreloadMs));
 }
 
 bool DiffTimelineView::eventFilter(QObject* watched, QEvent* event)

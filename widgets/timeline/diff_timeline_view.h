@@ -34,8 +34,7 @@ enum class DiffLane { PreloadA, ExecuteA, ExecuteB, PreloadB };
 /// the op adds to the difference: vermillion where B loses time, blue where it gains, stronger the
 /// larger |Δ|; grey below 1 % of the largest. Ops only one side has are hatched. Wheel and drag zoom
 /// and pan the time axis; hover names an op and its Δs; a click selects it (A's step).
-class DiffTimelineView : public DiffPlotView
-{
+class DiffTimelineView : public DiffPlotView {
     Q_OBJECT
 public:
     explicit DiffTimelineView(QWidget* parent = nullptr);

@@ -171,7 +171,8 @@ void GanttView::setHighlight(const std::vector<schedule::Interval>& intervals, c
         rect->setLayer(QStringLiteral("grid")); // under the bars
         rect->setClipToAxisRect(true);
         rect->topLeft->setCoords(i.startCycles, GanttPlottable::kValueUpper);
-        rect->bottomRight->setCoords(std::max(i.endCycles, i.startCycles + joinCycles * 0.25), GanttPlottable::kValueLower);
+        rect->bottomRight->setCoords(
+            std::max(i.endCycles, i.startCycles + joinCycles * 0.25), GanttPlottable::kValueLower);
         rect->setPen(QPen(QColor(0xC0, 0x80, 0x00, 160), 0));
         rect->setBrush(fill);
         m_highlightItems.push_back(rect);
@@ -348,7 +349,8 @@ void GanttView::onMouseRelease(QMouseEvent* event)
 
 bool GanttView::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == plot() && event->type() == QEvent::KeyPress && handleTimeAxisKey(*this, static_cast<QKeyEvent*>(event)->key()))
+    if (watched == plot() && event->type() == QEvent::KeyPress
+        && handleTimeAxisKey(*this, static_cast<QKeyEvent*>(event)->key()))
         return true;
     if (watched == plot() && event->type() == QEvent::Leave && !m_lastToolTip.isEmpty()) {
         m_lastToolTip.clear();

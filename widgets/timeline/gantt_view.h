@@ -8,8 +8,8 @@
 #include <QPoint>
 #include <QPointF>
 
-#include "widgets/plots/plot_view.h"
 #include "engine/schedule/schedule.h"
+#include "widgets/plots/plot_view.h"
 #include "widgets/timeline/gantt_data.h"
 
 class QCPBars;

@@ -366,8 +366,8 @@ bool LinkHeatmapView::showCoreLoadOverTime(const sim::SimResult& sim)
     m_coreMap = new QCPColorMap(m_timePlot->xAxis, m_timePlot->yAxis);
     m_coreMap->setName(QStringLiteral("core load over time"));
     m_coreMap->data()->setSize(bins, int(ports.size()));
-    m_coreMap->data()->setRange(QCPRange(0.5 * sim.binCycles, (bins - 0.5) * sim.binCycles),
-        QCPRange(0, double(ports.size() - 1)));
+    m_coreMap->data()->setRange(
+        QCPRange(0.5 * sim.binCycles, (bins - 0.5) * sim.binCycles), QCPRange(0, double(ports.size() - 1)));
     for (int bin = 0; bin < bins; ++bin) {
         const std::vector<float>& row = sim.linkUtilizationBins[std::size_t(bin)];
         for (std::size_t r = 0; r < ports.size(); ++r) {

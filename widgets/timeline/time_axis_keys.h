@@ -10,8 +10,7 @@ namespace elk::widgets {
 
 /// +/= zoom in 1.5×, − zoom out, ←/→ pan a fifth of the view, Home the whole run, on any view with
 /// zoomBy(double), panBy(double) and resetTimeRange(). False for other keys.
-template <typename View>
-bool handleTimeAxisKey(View& view, int key)
+template <typename View> bool handleTimeAxisKey(View& view, int key)
 {
     switch (key) {
     case Qt::Key_Plus:

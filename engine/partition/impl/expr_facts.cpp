@@ -44,8 +44,7 @@ Thresholds thresholdsFor(const model::TensorExpr& expr, std::int64_t cores, bool
 
 bool isCopiedSource(const model::TensorExpr& expr, std::size_t operand)
 {
-    return operand > 0
-        && (expr.kind == model::OpKind::Slice || (expr.kind == model::OpKind::Gather && operand == 1));
+    return operand > 0 && (expr.kind == model::OpKind::Slice || (expr.kind == model::OpKind::Gather && operand == 1));
 }
 
 ExprFacts makeExprFacts(const PartitionInput& input, const PartitionSettings& settings)

@@ -52,6 +52,9 @@ struct Thresholds {
 };
 Thresholds thresholdsFor(const model::TensorExpr& expr, std::int64_t cores, bool training);
 
-inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return (a + b - 1) / b;
+}
 
 } // namespace elk::partition::detail

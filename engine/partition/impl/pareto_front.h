@@ -25,7 +25,8 @@ public:
     /// True when a kept plan is at most as large and at most as slow: the candidate would be dropped.
     bool dominated(std::int64_t executeBytes, double executeCycles) const;
     /// Adds a plan that dominated() accepted; drops the kept plans it now dominates.
-    void insert(const std::int32_t* spatial, const std::int32_t* temporal, int dims, int operands, const PlanCost& cost);
+    void insert(
+        const std::int32_t* spatial, const std::int32_t* temporal, int dims, int operands, const PlanCost& cost);
     /// Ascending executeBytes, strictly decreasing executeCycles().
     const std::vector<FrontPlan>& plans() const { return m_plans; }
 

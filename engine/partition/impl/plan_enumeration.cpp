@@ -57,8 +57,8 @@ std::size_t SpatialEnumerator::firstReachable(int d) const
     const double suffix = m_suffixMax[level];
     const auto first = m_candidate.begin() + std::ptrdiff_t(m_begin[level]);
     const auto last = m_candidate.begin() + std::ptrdiff_t(m_end[level]);
-    const auto it = std::partition_point(
-        first, last, [&](std::int32_t s) { return double(prefix * s) * suffix < m_minCores; });
+    const auto it
+        = std::partition_point(first, last, [&](std::int32_t s) { return double(prefix * s) * suffix < m_minCores; });
     return std::size_t(it - m_candidate.begin());
 }
 

@@ -60,14 +60,23 @@ public:
     const std::int32_t* temporal() const { return m_temporal.data(); } ///< [d * V + v]
     /// [v]: ceil(tile[d] ÷ T[d][v]) of the current matrix, precomputed per candidate vector so that
     /// measuring a plan divides nothing.
-    const std::int64_t* extents(int d) const { return m_listExtent.data() + m_pos[std::size_t(d)] * std::size_t(m_operands); }
+    const std::int64_t* extents(int d) const
+    {
+        return m_listExtent.data() + m_pos[std::size_t(d)] * std::size_t(m_operands);
+    }
     /// Whether elements() holds: every operand's axes are plain and on distinct dims (no windows).
     bool plainAxes() const { return m_plainAxes; }
     /// [v]: elements of operand v's per-iteration sub-tensor (the product of its axes' extents), kept
     /// as running products level by level; valid only when plainAxes().
-    const std::int64_t* elements() const { return m_elementProd.data() + std::size_t(m_dims) * std::size_t(m_operands); }
+    const std::int64_t* elements() const
+    {
+        return m_elementProd.data() + std::size_t(m_dims) * std::size_t(m_operands);
+    }
     /// [v]: product over dims of T[d][v] (> 1: operand v is rotated).
-    const std::int64_t* rotationProducts() const { return m_prod.data() + std::size_t(m_dims) * std::size_t(m_operands); }
+    const std::int64_t* rotationProducts() const
+    {
+        return m_prod.data() + std::size_t(m_dims) * std::size_t(m_operands);
+    }
     /// The current matrix's largest factor of dim d, and ceil(tile[d] ÷ it).
     std::int32_t largest(int d) const { return m_listLargest[m_pos[std::size_t(d)]]; }
     std::int64_t iterExtent(int d) const { return m_listIterExtent[m_pos[std::size_t(d)]]; }

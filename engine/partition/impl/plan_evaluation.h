@@ -37,11 +37,11 @@ public:
     /// Right after commLowerBound() with the same plan: the tile compute (iterations × tile cycles),
     /// then the exact cost reusing what the bound worked out (equal to cost()).
     double computeAfterBound();
-    /// A lower bound on commCost(...).commCycles() of the enumerator's current plan, right after measure(temporal), cheap enough to
-    /// drop most dominated plans before their rotation rounds are worked out: rotation rounds of factors
-    /// g_k in the heaviest-first nesting make Σ_k (g_k − 1)·Π_{j<k} g_j = iterations − 1 shifts at least
-    /// (each round moves at least one operand), each with its two syncs and at least the smallest
-    /// rotated sub-tensor; the shuffle exactly.
+    /// A lower bound on commCost(...).commCycles() of the enumerator's current plan, right after measure(temporal),
+    /// cheap enough to drop most dominated plans before their rotation rounds are worked out: rotation rounds of
+    /// factors g_k in the heaviest-first nesting make Σ_k (g_k − 1)·Π_{j<k} g_j = iterations − 1 shifts at least (each
+    /// round moves at least one operand), each with its two syncs and at least the smallest rotated sub-tensor; the
+    /// shuffle exactly.
     double commLowerBound(const TemporalEnumerator& temporal);
 
     PlanCost costAfterBound(const std::int32_t* temporal, double computeCycles);
