@@ -1,0 +1,71 @@
+# SPDX-FileCopyrightText: 2026 Elk Studio contributors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# cmake -DENGINE_DIR=engine -DLAYERS="core=|model=core|..." [-DSTAMP=file] -P check_layers.cmake
+#
+# Fails, naming file, line and the folders allowed, when a file of an engine folder includes a header
+# of an engine folder that is not below it. LAYERS lists the folders bottom up, each with the folders
+# it uses directly; what those use is allowed too. Writes STAMP when every include is in order.
+cmake_minimum_required(VERSION 3.25)
+if(NOT ENGINE_DIR OR NOT LAYERS)
+    message(FATAL_ERROR "usage: cmake -DENGINE_DIR=DIR -DLAYERS=\"a=|b=a|...\" [-DSTAMP=FILE] -P check_layers.cmake")
+endif()
+string(REPLACE "|" ";" layers "${LAYERS}")
+set(folders "")
+foreach(entry IN LISTS layers)
+    string(REPLACE "=" ";" parts "${entry}")
+    list(GET parts 0 folder)
+    list(LENGTH parts count)
+    set(direct "")
+    if(count GREATER 1)
+        list(GET parts 1 directText)
+        string(REPLACE "," ";" direct "${directText}")
+    endif()
+    # Everything below the folder: its direct layers and, recursively, theirs.
+    set(all "")
+    foreach(layer IN LISTS direct)
+        if(NOT layer IN_LIST folders)
+            message(FATAL_ERROR "engine layers: ${folder} uses '${layer}', which is not an earlier layer")
+        endif()
+        list(APPEND all "${layer}" ${allowed_${layer}})
+    endforeach()
+    list(REMOVE_DUPLICATES all)
+    set(allowed_${folder} "${all}")
+    list(APPEND folders "${folder}")
+endforeach()
+
+set(problems "")
+foreach(folder IN LISTS folders)
+    file(GLOB_RECURSE files "${ENGINE_DIR}/${folder}/*.h" "${ENGINE_DIR}/${folder}/*.cpp" "${ENGINE_DIR}/${folder}/*.in")
+    list(SORT files)
+    foreach(file IN LISTS files)
+        # Lines as a list: the characters CMake's lists treat specially (; [ ]) never matter to an include.
+        file(READ "${file}" text)
+        string(REGEX REPLACE "[];[\\]" "" text "${text}")
+        string(REPLACE "\n" ";" allLines "${text}")
+        set(lineNumber 0)
+        foreach(line IN LISTS allLines)
+            math(EXPR lineNumber "${lineNumber} + 1")
+            if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*[\"<]engine/([a-z_]+)/")
+                set(included "${CMAKE_MATCH_1}")
+                if(NOT included STREQUAL folder AND NOT included IN_LIST allowed_${folder})
+                    file(RELATIVE_PATH shown "${ENGINE_DIR}/.." "${file}")
+                    string(REPLACE ";" ", " allowedText "${allowed_${folder}}")
+                    if(allowedText STREQUAL "")
+                        set(allowedText "no other folder: it is the bottom layer")
+                    endif()
+                    string(APPEND problems "\n  ${shown}:${lineNumber}: includes engine/${included}/, which is not below "
+                        "engine/${folder} (it may include ${allowedText})")
+                endif()
+            endif()
+        endforeach()
+    endforeach()
+endforeach()
+
+if(problems)
+    message(FATAL_ERROR "engine layers: an include goes up or sideways (engine/README.md gives the order; move the "
+        "code down, or the include up):${problems}")
+endif()
+if(STAMP)
+    file(WRITE "${STAMP}" "engine layers in order\n")
+endif()
