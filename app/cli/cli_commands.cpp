@@ -12,6 +12,7 @@
 #include "app/cli/cli_internal.h"
 #include "app/cli/cli_reproduce.h"
 #include "engine/core/version.h"
+#include "engine/import/transformer_builder.h"
 #include "engine/store/result_store.h"
 
 using namespace Qt::Literals::StringLiterals;
@@ -46,6 +47,19 @@ namespace cli {
         io.err << command << ": " << message << "\n"
                << "Run '" << command << " --help' for usage.\n";
         return int(ExitCode::BadInput);
+    }
+
+    QString bundledModelList()
+    {
+        QStringList names;
+        for (const std::string& name : import::bundledModelNames())
+            names << QString::fromStdString(name);
+        return names.join(u", "_s);
+    }
+
+    QString modelArgumentHelp()
+    {
+        return u"A model file (.onnx, .elk.json, einstein_v2 .json) or a bundled model: %1."_s.arg(bundledModelList());
     }
 
     QString numberText(double value, int digits)
@@ -89,7 +103,7 @@ namespace {
 
     QString usageText()
     {
-        return uR"(Usage: elk <command> [options]
+        QString text = uR"(Usage: elk <command> [options]
 
 Elk Studio's headless command line: chip presets, chip files and run specs.
 
@@ -101,9 +115,8 @@ Commands:
   workspace FILE                   open a workspace (model + chip + run): model summary,
                                    chip summary, resolved run spec and its cache key
   inspect MODEL [--batch B] [--seq S] [--kv K] [--phase decode|prefill|train] [--json]
-                                   a model file or bundled model (llama2-13b, llama2-70b,
-                                   opt-30b, gemma2-27b, dit-xl): ops, layers, params,
-                                   FLOPs, weight/KV/HBM bytes per step
+                                   a model file or bundled model (BUNDLED_MODELS):
+                                   ops, layers, params, FLOPs, weight/KV/HBM bytes per step
   fit-cost SAMPLES.csv --out MODEL.json [--folds K] [--max-depth D] [--min-leaf N]
                                    fit the `fitted` tile cost model (a linear model tree
                                    per op kind) to measured cycles; prints samples,
@@ -159,6 +172,7 @@ Options:
 
 Exit codes: 0 success, 1 internal error, 2 bad input (message on stderr).
 )"_s;
+        return text.replace(u"BUNDLED_MODELS"_s, cli::bundledModelList());
     }
 
     int dispatch(const QStringList& args, cli::Io io)

@@ -79,9 +79,7 @@ int runExplain(const QStringList& args, Io io)
         "latency there (SRAM-full preload waits, dependency waits, interconnect and SRAM-port contention, warm-up, "
         "shifts, reduction, the preload path, the floor resource idle while computing, compute below peak). The "
         "parts are measured in the simulation and add up to its latency."_s);
-    parser.addPositionalArgument(u"MODEL"_s,
-        u"A model file (.onnx, .elk.json, einstein_v2 .json) or a bundled model: llama2-13b, llama2-70b, "
-        "opt-30b, gemma2-27b, dit-xl."_s);
+    parser.addPositionalArgument(u"MODEL"_s, modelArgumentHelp());
     const RunRequestOptions runOptions(SeqMeaning::Context);
     runOptions.addTo(parser);
     const QCommandLineOption json(u"json"_s, u"Write the waterfalls as JSON to OUT ('-' for stdout)."_s, u"OUT"_s);

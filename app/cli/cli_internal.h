@@ -51,6 +51,12 @@ bool parseOrExplain(QCommandLineParser& parser, const QStringList& args, const Q
 /// Prints "<command>: <message>" and a pointer to --help on stderr; returns the bad-input exit code.
 int usageError(const QString& command, const QString& message, Io io);
 
+/// The bundled models' names, comma-separated ("llama2-13b, llama2-70b, ..."): from the model
+/// builder's own list, so the help texts never go stale.
+QString bundledModelList();
+/// The MODEL positional argument's help: "A model file (.onnx, ...) or a bundled model: <list>."
+QString modelArgumentHelp();
+
 /// Compact number text: 16, 5.5, 1.325 (at most `digits` significant digits).
 QString numberText(double value, int digits = 6);
 

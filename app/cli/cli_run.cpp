@@ -114,9 +114,7 @@ int runRun(const QStringList& args, Io io)
         u"Compiles a model for a chip with each scheduling design (basic, static, elk-dyn, elk-full, ideal) and "
         "prints one row per design: latency, execute and preload time, HBM and NoC utilisation, TFLOPS and "
         "the speedup over basic."_s);
-    parser.addPositionalArgument(u"MODEL"_s,
-        u"A model file (.onnx, .elk.json, einstein_v2 .json) or a bundled model: llama2-13b, llama2-70b, "
-        "opt-30b, gemma2-27b, dit-xl."_s);
+    parser.addPositionalArgument(u"MODEL"_s, modelArgumentHelp());
     const RunRequestOptions runOptions(SeqMeaning::Context);
     runOptions.addTo(parser);
     const QCommandLineOption json(u"json"_s, u"Write the results as JSON to OUT ('-' for stdout)."_s, u"OUT"_s);

@@ -54,9 +54,7 @@ int runSweep(const QStringList& args, Io io)
         "latency_ms (simulated; with --parity artifact the artifact's analytic latency), from_cache, error. "
         "Points run in parallel and are served from the result cache when repeated; points sharing partition "
         "tables search them once."_s);
-    parser.addPositionalArgument(u"MODEL"_s,
-        u"A model file (.onnx, .elk.json, einstein_v2 .json) or a bundled model: llama2-13b, llama2-70b, "
-        "opt-30b, gemma2-27b, dit-xl."_s);
+    parser.addPositionalArgument(u"MODEL"_s, modelArgumentHelp());
     const RunRequestOptions runOptions(SeqMeaning::Context);
     runOptions.addTo(parser);
     const QCommandLineOption vary(u"vary"_s,

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/json_parse.h"
 #include "engine/core/json_text.h"
 
 namespace elk::chip {
@@ -62,66 +63,6 @@ namespace {
             return "number " + value.dump();
         }
     }
-
-    /// Records duplicate object keys while nlohmann parses (it would silently keep the last one).
-    class DuplicateKeyTracker {
-    public:
-        std::vector<FieldError> errors;
-
-        bool onEvent(Json::parse_event_t event, const Json& parsed)
-        {
-            switch (event) {
-            case Json::parse_event_t::object_start:
-            case Json::parse_event_t::array_start:
-                m_stack.push_back(
-                    Frame { event == Json::parse_event_t::object_start, pointerOfNextChild(), {}, {}, 0 });
-                break;
-            case Json::parse_event_t::key: {
-                Frame& top = m_stack.back();
-                top.lastKey = parsed.get<std::string>();
-                if (!top.keys.insert(top.lastKey).second)
-                    errors.push_back({ childPointer(top.pointer, top.lastKey),
-                        "duplicate key " + jsonQuoted(top.lastKey) + "; each key may appear only once" });
-                break;
-            }
-            case Json::parse_event_t::object_end:
-            case Json::parse_event_t::array_end:
-                m_stack.pop_back();
-                elementDone();
-                break;
-            case Json::parse_event_t::value:
-                elementDone();
-                break;
-            }
-            return true;
-        }
-
-    private:
-        struct Frame {
-            bool isObject = false;
-            std::string pointer;
-            std::set<std::string> keys;
-            std::string lastKey;
-            std::size_t index = 0;
-        };
-
-        std::string pointerOfNextChild() const
-        {
-            if (m_stack.empty())
-                return {};
-            const Frame& top = m_stack.back();
-            return top.isObject ? childPointer(top.pointer, top.lastKey)
-                                : top.pointer + "/" + std::to_string(top.index);
-        }
-
-        void elementDone()
-        {
-            if (!m_stack.empty() && !m_stack.back().isObject)
-                ++m_stack.back().index;
-        }
-
-        std::vector<Frame> m_stack;
-    };
 
     /// Reads typed members out of JSON objects, collecting every problem instead of stopping at the first.
     class Reader {
@@ -393,11 +334,10 @@ namespace {
 ChipParseResult chipSpecFromJson(std::string_view jsonText)
 {
     ChipParseResult result;
-    DuplicateKeyTracker duplicates;
+    std::vector<DuplicateJsonKey> duplicates;
     Json root;
     try {
-        root = Json::parse(jsonText.begin(), jsonText.end(),
-            [&duplicates](int, Json::parse_event_t event, Json& parsed) { return duplicates.onEvent(event, parsed); });
+        root = parseJsonReportingDuplicates(jsonText, duplicates);
     } catch (const Json::parse_error& error) {
         result.errors.push_back(
             { positionText(parseErrorPosition(jsonText, error.byte)), jsonSyntaxReason(error.what()) });
@@ -413,7 +353,8 @@ ChipParseResult chipSpecFromJson(std::string_view jsonText)
     }
 
     Reader reader;
-    reader.errors = std::move(duplicates.errors);
+    for (const DuplicateJsonKey& duplicate : duplicates)
+        reader.errors.push_back({ duplicate.pointer, duplicate.message() });
     if (const Json* schema = reader.find(root, "", "schema", false)) {
         if (!schema->is_string() || schema->get<std::string>() != kSchema) {
             // Another schema means other rules: reading on would only produce noise.

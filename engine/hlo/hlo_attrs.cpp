@@ -11,11 +11,6 @@ namespace elk::hlo {
 
 namespace {
 
-    bool endsWith(std::string_view text, std::string_view suffix)
-    {
-        return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-    }
-
     std::vector<std::int64_t> listOr(const Op& op, std::string_view name, std::size_t size, std::int64_t fallback)
     {
         std::vector<std::int64_t> values = intList(op, name).value_or(std::vector<std::int64_t> {});
@@ -358,7 +353,7 @@ std::optional<DotDimensions> dotDimensions(const Op& op)
             }
         return result;
     }
-    if (endsWith(op.name, ".dot") && !op.operandTypes.empty() && !op.operandTypes.front().dims.empty()) {
+    if (op.name.ends_with(".dot") && !op.operandTypes.empty() && !op.operandTypes.front().dims.empty()) {
         DotDimensions result;
         result.lhsContracting = { std::int64_t(op.operandTypes.front().dims.size()) - 1 };
         result.rhsContracting = { 0 };
@@ -370,7 +365,7 @@ std::optional<DotDimensions> dotDimensions(const Op& op)
 std::optional<ConvDimensions> convDimensions(const Op& op)
 {
     const Attribute* numbers = op.attribute("dimension_numbers");
-    if (!numbers || numbers->kind != Attribute::Kind::Dialect || !endsWith(numbers->text, ".conv"))
+    if (!numbers || numbers->kind != Attribute::Kind::Dialect || !numbers->text.ends_with(".conv"))
         return std::nullopt;
     ConvDimensions result;
     if (!numbers->fields.empty()) { // #stablehlo.conv<raw input_batch_dimension = 0, ...>
@@ -503,9 +498,9 @@ std::optional<std::string> calleeOf(const Op& op)
             return attribute->text;
         return std::nullopt;
     };
-    if (endsWith(op.name, ".composite"))
+    if (op.name.ends_with(".composite"))
         return symbol("decomposition");
-    if (endsWith(op.name, ".custom_call")) {
+    if (op.name.ends_with(".custom_call")) {
         const Attribute* called = op.attribute("called_computations");
         if (called && called->kind == Attribute::Kind::Array && !called->items.empty()
             && called->items.front().kind == Attribute::Kind::Symbol)
@@ -525,7 +520,7 @@ std::optional<std::string> customCallTarget(const Op& op)
 
 std::optional<std::int64_t> constantInteger(const Op& op)
 {
-    if (!endsWith(op.name, "constant"))
+    if (!op.name.ends_with("constant"))
         return std::nullopt;
     const Attribute* value = op.attribute("value");
     if (!value)

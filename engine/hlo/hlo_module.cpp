@@ -26,17 +26,12 @@ namespace {
         return a > kInt64Max - b ? kInt64Max : a + b;
     }
 
-    bool startsWith(std::string_view text, std::string_view prefix)
-    {
-        return text.substr(0, prefix.size()) == prefix;
-    }
-
     // Bit width of "i8", "si16", "ui32"; 0 if `text` is not an integer type.
     int integerBits(std::string_view text)
     {
-        if (startsWith(text, "si") || startsWith(text, "ui"))
+        if (text.starts_with("si") || text.starts_with("ui"))
             text.remove_prefix(2);
-        else if (startsWith(text, "i"))
+        else if (text.starts_with("i"))
             text.remove_prefix(1);
         else
             return 0;
@@ -65,10 +60,10 @@ bool isDynamic(const Type& type)
 
 double elementBytes(std::string_view elementType)
 {
-    if (startsWith(elementType, "complex<") && elementType.back() == '>')
+    if (elementType.starts_with("complex<") && elementType.back() == '>')
         return 2 * elementBytes(elementType.substr(8, elementType.size() - 9));
-    if (startsWith(elementType, "!quant.uniform<") || startsWith(elementType, "!quant.calibrated<")
-        || startsWith(elementType, "!quant.any<")) {
+    if (elementType.starts_with("!quant.uniform<") || elementType.starts_with("!quant.calibrated<")
+        || elementType.starts_with("!quant.any<")) {
         // The storage type comes first: `i8:f32, ...` or `i8<-127:127>:f32, ...`.
         std::string_view rest = elementType.substr(elementType.find('<') + 1);
         const std::size_t end = rest.find_first_of(":<,>");
@@ -90,11 +85,11 @@ double elementBytes(std::string_view elementType)
         return 10;
     if (elementType == "f128")
         return 16;
-    if (startsWith(elementType, "f8E"))
+    if (elementType.starts_with("f8E"))
         return 1;
-    if (startsWith(elementType, "f6E"))
+    if (elementType.starts_with("f6E"))
         return 0.75;
-    if (startsWith(elementType, "f4E"))
+    if (elementType.starts_with("f4E"))
         return 0.5;
     return 0;
 }

@@ -101,17 +101,12 @@ namespace {
         return table;
     }
 
-    bool startsWith(std::string_view text, std::string_view prefix)
-    {
-        return text.substr(0, prefix.size()) == prefix;
-    }
-
     std::optional<Rule> ruleOf(std::string_view name)
     {
         const auto& table = ruleTable();
         const auto found = table.find(detail::baseOpName(name));
         if (found == table.end())
-            return startsWith(name, "check.") ? std::optional<Rule>(Rule::Free) : std::nullopt; // test expectations
+            return name.starts_with("check.") ? std::optional<Rule>(Rule::Free) : std::nullopt; // test expectations
         return found->second;
     }
 
@@ -119,7 +114,7 @@ namespace {
     bool isMarkerTarget(std::string_view target)
     {
         return target == "Sharding" || target == "SPMDFullToShardShape" || target == "SPMDShardToFullShape"
-            || target == "annotate_device_placement" || startsWith(target, "check.") || startsWith(target, "xla.sdy.");
+            || target == "annotate_device_placement" || target.starts_with("check.") || target.starts_with("xla.sdy.");
     }
 
     bool isTopKTarget(std::string_view target)
@@ -153,9 +148,9 @@ namespace {
     // The type a peak is looked up by: complex<T> → T, quantized → its storage type.
     std::string_view storageType(std::string_view elementType)
     {
-        if (startsWith(elementType, "complex<") && elementType.back() == '>')
+        if (elementType.starts_with("complex<") && elementType.back() == '>')
             return elementType.substr(8, elementType.size() - 9);
-        if (startsWith(elementType, "!quant.uniform<")) {
+        if (elementType.starts_with("!quant.uniform<")) {
             const std::string_view rest = elementType.substr(15);
             return rest.substr(0, rest.find_first_of(":<"));
         }
@@ -164,11 +159,11 @@ namespace {
 
     bool isFloatType(std::string_view type)
     {
-        return startsWith(type, "f") || startsWith(type, "bf") || startsWith(type, "tf");
+        return type.starts_with("f") || type.starts_with("bf") || type.starts_with("tf");
     }
     bool isIntType(std::string_view type)
     {
-        return startsWith(type, "i") || startsWith(type, "ui") || startsWith(type, "si");
+        return type.starts_with("i") || type.starts_with("ui") || type.starts_with("si");
     }
 
     struct WidestTypes {
@@ -494,11 +489,11 @@ namespace detail {
     std::string_view baseOpName(std::string_view name)
     {
         for (std::string_view prefix : { std::string_view("stablehlo."), std::string_view("mhlo.") })
-            if (startsWith(name, prefix))
+            if (name.starts_with(prefix))
                 return name.substr(prefix.size());
-        if (startsWith(name, "chlo.")) {
+        if (name.starts_with("chlo.")) {
             std::string_view rest = name.substr(5);
-            if (startsWith(rest, "broadcast_"))
+            if (rest.starts_with("broadcast_"))
                 rest = rest.substr(10); // chlo.broadcast_add → add
             return rest;
         }
@@ -602,7 +597,7 @@ const char* toString(CollectiveKind kind)
 
 std::optional<CollectiveKind> collectiveKindFromOpName(std::string_view opName)
 {
-    if (!startsWith(opName, "stablehlo.") && !startsWith(opName, "mhlo."))
+    if (!opName.starts_with("stablehlo.") && !opName.starts_with("mhlo."))
         return std::nullopt;
     std::string_view base = detail::baseOpName(opName);
     if (base.size() > 6 && base.substr(base.size() - 6) == "_start")

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/json_parse.h"
 #include "engine/core/json_text.h"
 
 namespace elk::hlo {
@@ -59,64 +60,6 @@ namespace {
     {
         return pointer + "/" + jsonPointerToken(key);
     }
-
-    /// Records duplicate object keys while nlohmann parses (it would keep the last one silently).
-    class DuplicateKeys {
-    public:
-        std::vector<PresetError> errors;
-
-        bool onEvent(Json::parse_event_t event, const Json& parsed)
-        {
-            switch (event) {
-            case Json::parse_event_t::object_start:
-                m_stack.push_back({ true, nextPointer(), {}, {}, 0 });
-                break;
-            case Json::parse_event_t::array_start:
-                m_stack.push_back({ false, nextPointer(), {}, {}, 0 });
-                break;
-            case Json::parse_event_t::key: {
-                Frame& top = m_stack.back();
-                top.lastKey = parsed.get<std::string>();
-                if (!top.keys.insert(top.lastKey).second)
-                    errors.push_back({ childPointer(top.pointer, top.lastKey),
-                        "duplicate key " + jsonQuoted(top.lastKey) + "; each key may appear only once" });
-                break;
-            }
-            case Json::parse_event_t::object_end:
-            case Json::parse_event_t::array_end:
-                m_stack.pop_back();
-                elementDone();
-                break;
-            case Json::parse_event_t::value:
-                elementDone();
-                break;
-            }
-            return true;
-        }
-
-    private:
-        struct Frame {
-            bool isObject = false;
-            std::string pointer;
-            std::set<std::string> keys;
-            std::string lastKey;
-            std::size_t index = 0;
-        };
-        std::string nextPointer() const
-        {
-            if (m_stack.empty())
-                return {};
-            const Frame& top = m_stack.back();
-            return top.isObject ? childPointer(top.pointer, top.lastKey)
-                                : top.pointer + "/" + std::to_string(top.index);
-        }
-        void elementDone()
-        {
-            if (!m_stack.empty() && !m_stack.back().isObject)
-                ++m_stack.back().index;
-        }
-        std::vector<Frame> m_stack;
-    };
 
     enum class Bound { Positive, NonNegative };
 
@@ -245,11 +188,9 @@ namespace {
     bool parseRoot(std::string_view text, std::string_view schema, std::string_view what, Json& root,
         std::vector<PresetError>& errors)
     {
-        DuplicateKeys duplicates;
+        std::vector<DuplicateJsonKey> duplicates;
         try {
-            root = Json::parse(text.begin(), text.end(), [&duplicates](int, Json::parse_event_t event, Json& parsed) {
-                return duplicates.onEvent(event, parsed);
-            });
+            root = parseJsonReportingDuplicates(text, duplicates);
         } catch (const Json::parse_error& error) {
             errors.push_back({ positionText(parseErrorPosition(text, error.byte)), jsonSyntaxReason(error.what()) });
             return false;
@@ -257,7 +198,8 @@ namespace {
             errors.push_back({ locateJsonLiteral(text, error.what(), kRootField), jsonSyntaxReason(error.what()) });
             return false;
         }
-        errors = std::move(duplicates.errors);
+        for (const DuplicateJsonKey& duplicate : duplicates)
+            errors.push_back({ duplicate.pointer, duplicate.message() });
         if (!root.is_object()) {
             errors.push_back(
                 { std::string(kRootField), "expected " + std::string(what) + " object, found " + describe(root) });

@@ -12,11 +12,6 @@ namespace elk::hlo::detail {
 
 namespace {
 
-    bool startsWith(std::string_view text, std::string_view prefix)
-    {
-        return text.substr(0, prefix.size()) == prefix;
-    }
-
     int hexValue(char c)
     {
         return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
@@ -307,12 +302,12 @@ void Parser::tryParseFields(Attribute& attribute, const mlir::Lexer::State& body
     std::size_t i = 0;
     while (i < body.size() && (body[i] == ' ' || body[i] == '\n' || body[i] == '\t' || body[i] == '\r'))
         ++i;
-    if (startsWith(body.substr(i), "raw") && i + 3 < body.size()
+    if (body.substr(i).starts_with("raw") && i + 3 < body.size()
         && std::isspace(static_cast<unsigned char>(body[i + 3]))) {
         i += 3;
         while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i])))
             ++i;
-    } else if (startsWith(body.substr(i), "manual_axes")) { // #sdy<manual_axes{"x", "y"}>
+    } else if (body.substr(i).starts_with("manual_axes")) { // #sdy<manual_axes{"x", "y"}>
         for (std::size_t q = body.find('"'); q != std::string_view::npos; q = body.find('"', q)) {
             const std::size_t close = body.find('"', q + 1);
             if (close == std::string_view::npos)
@@ -469,7 +464,7 @@ bool Parser::parseDense(Attribute& attribute, bool allowTypeSuffix, DenseLiteral
     DenseLiteral literal;
     if (is(TokenKind::Greater)) {
         literal.scalar = false;
-    } else if (is(TokenKind::String) && startsWith(m_tok.text, "\"0x")) {
+    } else if (is(TokenKind::String) && m_tok.text.starts_with("\"0x")) {
         literal.hex = m_tok.text.substr(3, m_tok.text.size() - 4);
         literal.hexBlob = true;
         advance();
@@ -513,7 +508,7 @@ void finalizeDense(Attribute& attribute, const DenseLiteral& literal)
             && (size == 1 || size == 2 || size == 4 || size == 8) && values <= Parser::kMaxDenseInts
             && bytes == values * std::size_t(size);
         if (decodable) {
-            const bool isUnsigned = startsWith(element, "ui");
+            const bool isUnsigned = element.starts_with("ui");
             for (std::size_t k = 0; k < values; ++k)
                 attribute.denseInts.push_back(hexElement(literal.hex, k, size, isUnsigned));
         }

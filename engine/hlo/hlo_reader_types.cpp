@@ -10,11 +10,6 @@ namespace elk::hlo::detail {
 
 namespace {
 
-    bool startsWith(std::string_view text, std::string_view prefix)
-    {
-        return text.substr(0, prefix.size()) == prefix;
-    }
-
     bool allDigits(std::string_view text)
     {
         if (text.empty())
@@ -33,11 +28,11 @@ bool isElementTypeName(std::string_view name)
     for (std::string_view known : kFloats)
         if (name == known)
             return true;
-    if (startsWith(name, "f8E") || startsWith(name, "f6E") || startsWith(name, "f4E"))
+    if (name.starts_with("f8E") || name.starts_with("f6E") || name.starts_with("f4E"))
         return true;
-    if (startsWith(name, "si") || startsWith(name, "ui"))
+    if (name.starts_with("si") || name.starts_with("ui"))
         return allDigits(name.substr(2));
-    if (startsWith(name, "i"))
+    if (name.starts_with("i"))
         return allDigits(name.substr(1));
     return false;
 }
@@ -46,9 +41,9 @@ bool isIntegralElementType(std::string_view name)
 {
     if (name == "index")
         return true;
-    if (startsWith(name, "si") || startsWith(name, "ui"))
+    if (name.starts_with("si") || name.starts_with("ui"))
         return allDigits(name.substr(2));
-    return startsWith(name, "i") && allDigits(name.substr(1));
+    return name.starts_with("i") && allDigits(name.substr(1));
 }
 
 bool parseIntegerText(std::string_view text, bool negative, std::int64_t& value)

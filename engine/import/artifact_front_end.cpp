@@ -32,10 +32,6 @@ namespace {
         return "node " + std::to_string(n.id) + " (" + n.type + ", entry " + std::to_string(n.entry) + ")";
     }
 
-    bool startsWith(std::string_view s, std::string_view prefix)
-    {
-        return s.substr(0, prefix.size()) == prefix;
-    }
     bool isUpper(char c)
     {
         return c >= 'A' && c <= 'Z';
@@ -424,7 +420,7 @@ namespace {
             result.error = "options: batch, seq and kvLen must be >= 1 and capacityMB >= 0";
             return result;
         }
-        if (startsWith(options.modelName, "retnet")) {
+        if (options.modelName.starts_with("retnet")) {
             result.error
                 = "retnet: not supported by the parity front end (the artifact's parser replicates its op list "
                   "24 times and then crashes with an IndexError, elk-reference.md §1.2 step 7)";
@@ -516,8 +512,8 @@ namespace {
         // Step 5: the embedding lookup is dropped for a decode step and for the LLM files.
         const std::string_view model = options.modelName;
         const bool dropGather = options.dropGatherV2
-            && (options.seq == 1 || startsWith(model, "opt-") || startsWith(model, "llam")
-                || startsWith(model, "gemm"));
+            && (options.seq == 1 || model.starts_with("opt-") || model.starts_with("llam")
+                || model.starts_with("gemm"));
 
         for (std::size_t i = 0; i < chain.size(); ++i) {
             const Node& n = *chain[i];

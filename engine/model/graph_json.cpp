@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "engine/core/json_parse.h"
 #include "engine/core/json_text.h"
 
 namespace elk::model {
@@ -36,72 +37,6 @@ namespace {
             return std::string(value.type_name()) + " " + value.dump();
         return value.type_name();
     }
-
-    // nlohmann keeps the last of duplicated keys silently; this parse callback tracks the JSON pointer
-    // of the object being read and reports any key seen twice in it.
-    class DuplicateKeyTracker {
-    public:
-        explicit DuplicateKeyTracker(std::vector<GraphParseError>& errors)
-            : m_errors(errors)
-        {
-        }
-
-        bool operator()(int /*depth*/, json::parse_event_t event, json& parsed)
-        {
-            switch (event) {
-            case json::parse_event_t::object_start:
-                m_frames.push_back({ true, {}, 0, {} });
-                break;
-            case json::parse_event_t::array_start:
-                m_frames.push_back({ false, {}, 0, {} });
-                break;
-            case json::parse_event_t::key: {
-                Frame& frame = m_frames.back();
-                frame.key = parsed.get<std::string>();
-                if (!frame.keys.insert(frame.key).second)
-                    m_errors.push_back({ pointer(m_frames.size() - 1), "duplicate key " + quotedJson(frame.key) });
-                break;
-            }
-            case json::parse_event_t::object_end:
-            case json::parse_event_t::array_end:
-                m_frames.pop_back();
-                elementDone();
-                break;
-            case json::parse_event_t::value:
-                elementDone();
-                break;
-            }
-            return true;
-        }
-
-    private:
-        struct Frame {
-            bool isObject;
-            std::string key;
-            std::size_t index;
-            std::set<std::string> keys;
-        };
-
-        void elementDone()
-        {
-            if (!m_frames.empty() && !m_frames.back().isObject)
-                ++m_frames.back().index;
-        }
-
-        // Pointer of the container at m_frames[depth].
-        std::string pointer(std::size_t depth) const
-        {
-            std::string path;
-            for (std::size_t i = 0; i < depth; ++i) {
-                const Frame& frame = m_frames[i];
-                path += "/" + (frame.isObject ? jsonPointerToken(frame.key) : std::to_string(frame.index));
-            }
-            return path;
-        }
-
-        std::vector<GraphParseError>& m_errors;
-        std::vector<Frame> m_frames;
-    };
 
     class Reader {
     public:
@@ -435,9 +370,10 @@ GraphParseResult graphFromJson(std::string_view jsonText)
     GraphParseResult result;
     json document;
     try {
-        DuplicateKeyTracker tracker(result.errors);
-        document = json::parse(jsonText.begin(), jsonText.end(),
-            [&tracker](int depth, json::parse_event_t event, json& parsed) { return tracker(depth, event, parsed); });
+        std::vector<DuplicateJsonKey> duplicates;
+        document = parseJsonReportingDuplicates(jsonText, duplicates);
+        for (const DuplicateJsonKey& duplicate : duplicates)
+            result.errors.push_back({ duplicate.pointer, duplicate.message(), 0, 0 });
     } catch (const json::parse_error& error) {
         const TextPosition position = parseErrorPosition(jsonText, error.byte);
         result.errors.clear(); // duplicate keys found before the syntax error do not matter now

@@ -13,11 +13,6 @@ namespace elk::run {
 
 namespace {
 
-    bool endsWith(std::string_view text, std::string_view suffix)
-    {
-        return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-    }
-
     import::ImportOptions optionsFor(const ModelStep& step){ import::ImportOptions options;
     options.dims.batch = step.batch;
     options.dims.seqLen = step.seqLen;
@@ -140,15 +135,15 @@ ModelLoadResult loadModel(const std::string& pathOrName, const ModelStep& step)
     } else if (std::filesystem::is_directory(pathOrName, error)) {
         result.errors.push_back(pathOrName + ": is a directory; expected a model file");
         return result;
-    } else if (endsWith(pathOrName, ".elk.json")) {
+    } else if (pathOrName.ends_with(".elk.json")) {
         model::GraphParseResult parsed = model::loadGraphFile(pathOrName);
         for (const model::GraphParseError& parseError : parsed.errors)
             result.errors.push_back(pathOrName + ": " + model::toString(parseError));
         if (parsed.ok())
             result.model = LoadedModel { std::move(parsed.graph), pathOrName + " (fixed shapes)", std::nullopt, {} };
-    } else if (endsWith(pathOrName, ".onnx")) {
+    } else if (pathOrName.ends_with(".onnx")) {
         takeImport(import::importOnnxFile(pathOrName, optionsFor(step)), pathOrName, result, pathOrName + ", ", step);
-    } else if (endsWith(pathOrName, ".json")) {
+    } else if (pathOrName.ends_with(".json")) {
         if (step.phase == Phase::Train) {
             result.errors.push_back(pathOrName
                 + ": an einstein_v2 graph is a forward pass; a training step needs an ONNX or bundled model");

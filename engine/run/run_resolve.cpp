@@ -38,16 +38,11 @@ namespace {
         return names;
     }
 
-    bool startsWith(std::string_view text, std::string_view prefix)
-    {
-        return text.substr(0, prefix.size()) == prefix;
-    }
-
     /// "a.b.c" → "/a/b/c", each name between dots taken literally; a name starting with '/' already
     /// is a pointer.
     std::string toPointer(const std::string& name)
     {
-        if (startsWith(name, "/"))
+        if (name.starts_with("/"))
             return name;
         std::string pointer;
         std::size_t start = 0;
@@ -81,7 +76,7 @@ namespace {
         for (const Override& o : overrides) {
             const std::string field = "/chip" + o.pointer;
             const bool related
-                = error.field == field || startsWith(error.field, field + "/") || startsWith(field, error.field + "/");
+                = error.field == field || error.field.starts_with(field + "/") || field.starts_with(error.field + "/");
             if (!related)
                 continue;
             if (!o.existed)
@@ -232,9 +227,9 @@ RunSpecResult resolveRunSpec(const RunRequest& request)
         // Still report what is wrong with the rest, but only problems the request caused: a
         // missing model hash or chip would only repeat errors already given.
         for (const FieldError& error : validateRunSpec(spec)) {
-            const bool repeatsModel = startsWith(error.field, "/model/");
+            const bool repeatsModel = error.field.starts_with("/model/");
             const bool repeatsChip
-                = !chipOk && (startsWith(error.field, "/chip") || startsWith(error.field, "/options/preloadIngress"));
+                = !chipOk && (error.field.starts_with("/chip") || error.field.starts_with("/options/preloadIngress"));
             if (!repeatsModel && !repeatsChip)
                 result.errors.push_back(error);
         }

@@ -47,16 +47,13 @@ const std::vector<std::string>& knownModelFormats()
 
 std::optional<std::string> modelFormatFromPath(std::string_view path)
 {
-    auto endsWith = [path](std::string_view suffix) {
-        return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
-    };
-    if (endsWith(".onnx"))
+    if (path.ends_with(".onnx"))
         return "onnx";
-    if (endsWith(".mlir"))
+    if (path.ends_with(".mlir"))
         return "stablehlo";
-    if (endsWith(".elk.json"))
+    if (path.ends_with(".elk.json"))
         return "elk-graph";
-    if (endsWith(".json")) // any other JSON model is an NNFusion einstein_v2 graph
+    if (path.ends_with(".json")) // any other JSON model is an NNFusion einstein_v2 graph
         return "einstein-v2";
     return std::nullopt;
 }

@@ -325,9 +325,9 @@ private slots:
         row("op is not an object", R"("ops": [{"name": "relu", "kind": "unary", )",
             R"("ops": [3, {"name": "relu", "kind": "unary", )", "/ops/0", "expected an object, got number 3");
         row("duplicate key in an op", R"({"name": "relu", "kind": "unary")",
-            R"({"name": "relu", "name": "relu2", "kind": "unary")", "/ops/0", "duplicate key \"name\"");
+            R"({"name": "relu", "name": "relu2", "kind": "unary")", "/ops/0/name", "duplicate key \"name\"");
         row("duplicate key in a nested dim", R"({"name": "j", "extent": 3})",
-            R"({"name": "j", "extent": 3, "extent": 4})", "/ops/0/dims/1", "duplicate key \"extent\"");
+            R"({"name": "j", "extent": 3, "extent": 4})", "/ops/0/dims/1/extent", "duplicate key \"extent\"");
     }
 
     void errorsHaveLocations()
