@@ -24,15 +24,6 @@ struct HloJob::Outcome {
     bool stopped = false;
 };
 
-struct HloJob::Job {
-    QFutureWatcher<Outcome>* watcher = nullptr;
-    std::shared_ptr<elk::AtomicRunControl> stop = std::make_shared<elk::AtomicRunControl>();
-    bool cancelRequested = false; ///< by cancel() (report cancelled()), not by a newer start()
-    quint64 id = 0;
-    int lastPercent = -1;
-    QString lastStage;
-};
-
 namespace {
 
     constexpr int kProgressMax = 1000; // permille
@@ -171,38 +162,13 @@ HloJob::HloJob(QObject* parent)
     qRegisterMetaType<HloRunSetPtr>();
 }
 
-HloJob::~HloJob()
-{
-    std::vector<Job*> jobs = m_stopping;
-    if (m_current)
-        jobs.push_back(m_current);
-    for (Job* job : jobs) {
-        job->watcher->disconnect(this);
-        job->stop->requestStop();
-        job->watcher->future().cancel();
-    }
-    for (Job* job : jobs) {
-        job->watcher->future().waitForFinished();
-        delete job->watcher;
-        delete job;
-    }
-}
+HloJob::~HloJob() = default; // m_jobs stops every job and waits for its worker
 
 void HloJob::start(HloJobRequest request)
 {
-    if (m_current) {
-        // Superseded: asked to stop, its outcome dropped in onJobFinished without a signal.
-        m_current->stop->requestStop();
-        m_current->watcher->future().cancel();
-        m_stopping.push_back(m_current);
-        m_current = nullptr;
-    }
-    auto* job = new Job;
-    job->id = ++m_lastId;
-    job->watcher = new QFutureWatcher<Outcome>(this);
-    connect(job->watcher, &QFutureWatcherBase::finished, this, [this, job] { onJobFinished(job); });
+    Job* job = m_jobs.begin([this](Job* finished) { onJobFinished(finished); });
     connect(job->watcher, &QFutureWatcherBase::progressValueChanged, this, [this, job] {
-        if (job != m_current || job->cancelRequested)
+        if (job != m_jobs.current() || job->cancelRequested)
             return;
         const QString stage = job->watcher->progressText();
         if (stage.isEmpty())
@@ -214,7 +180,6 @@ void HloJob::start(HloJobRequest request)
         job->lastStage = stage;
         emit progress(job->lastPercent, stage);
     });
-    m_current = job;
     job->watcher->setFuture(
         QtConcurrent::run([request = std::move(request), store = m_store, stop = job->stop](
                               QPromise<Outcome>& promise) { runOnWorker(promise, request, store, stop); }));
@@ -223,39 +188,20 @@ void HloJob::start(HloJobRequest request)
 
 void HloJob::cancel()
 {
-    if (!m_current)
-        return;
-    m_current->cancelRequested = true;
-    m_current->stop->requestStop();
-    m_current->watcher->future().cancel();
+    m_jobs.cancel(true);
 }
 
 void HloJob::onJobFinished(Job* job)
 {
-    const bool current = job == m_current;
-    const QFuture<Outcome> future = job->watcher->future();
-    const bool cancelRequested = job->cancelRequested;
-    std::optional<Outcome> outcome;
-    if (future.resultCount() > 0)
-        outcome = future.result();
-    retire(job);
-    if (!current)
-        return;
-    m_current = nullptr;
-    if (cancelRequested || !outcome || outcome->stopped)
+    const Jobs::Finished done = m_jobs.finish(job);
+    if (!done.current)
+        return; // superseded: dropped without a signal
+    if (done.cancelRequested || !done.outcome || done.outcome->stopped)
         emit cancelled();
-    else if (!outcome->error.isEmpty())
-        emit failed(outcome->error);
+    else if (!done.outcome->error.isEmpty())
+        emit failed(done.outcome->error);
     else
-        emit finished(outcome->runs);
-}
-
-void HloJob::retire(Job* job)
-{
-    std::erase(m_stopping, job);
-    job->watcher->disconnect(this);
-    job->watcher->deleteLater();
-    delete job;
+        emit finished(done.outcome->runs);
 }
 
 } // namespace elk::app

@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QString>
 
+#include "app/studio/job_slots.h"
 #include "engine/hlo/hlo_run.h"
 
 namespace elk::store {
@@ -69,7 +70,7 @@ public:
 
     void start(HloJobRequest request);
     void cancel();
-    bool isRunning() const { return m_current != nullptr; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
     struct Outcome;
 
@@ -81,14 +82,16 @@ signals:
     void cancelled();
 
 private:
-    struct Job;
+    struct JobState {
+        int lastPercent = -1;
+        QString lastStage;
+    };
+    using Jobs = JobSlots<Outcome, elk::AtomicRunControl, JobState>;
+    using Job = Jobs::Job;
     void onJobFinished(Job* job);
-    void retire(Job* job);
 
     elk::store::ResultStore* m_store = nullptr;
-    Job* m_current = nullptr;
-    quint64 m_lastId = 0;
-    std::vector<Job*> m_stopping;
+    Jobs m_jobs { this };
 };
 
 /// "4x-a100-sxm-40gb · roofline", "4x-a100-sxm-40gb · icca:ipu-pod4-hbm → roofline".

@@ -22,13 +22,6 @@ struct PaperJob::Result {
     QString error;
 };
 
-struct PaperJob::Job {
-    QFutureWatcher<Result>* watcher = nullptr;
-    std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
-    bool cancelRequested = false;
-    quint64 id = 0;
-};
-
 namespace {
 
     /// reproducePoints' RunControl: polls the job's stop flag and posts progress to the GUI thread.
@@ -76,48 +69,24 @@ PaperJob::~PaperJob()
 
 void PaperJob::stopAndWait()
 {
-    std::vector<Job*> jobs = m_stopping;
-    if (m_current)
-        jobs.push_back(m_current);
-    for (Job* job : jobs) {
-        job->watcher->disconnect(this);
-        job->stop->store(true);
-        job->watcher->future().cancel();
-    }
-    for (Job* job : jobs) {
-        job->watcher->future().waitForFinished();
-        delete job->watcher;
-        delete job;
-    }
-    m_stopping.clear();
-    m_current = nullptr;
+    m_jobs.stopAndWait();
 }
 
 void PaperJob::start(const QString& figure, const elk::store::ReproduceOptions& options)
 {
-    if (m_current) {
-        m_current->stop->store(true);
-        m_current->watcher->future().cancel();
-        m_stopping.push_back(m_current);
-        m_current = nullptr;
-    }
     const std::optional<elk::run::PaperFigure> known = elk::run::paperFigure(figure.toStdString());
     if (!known) {
         emit failed(tr("no paper figure '%1'").arg(figure));
         return;
     }
 
-    auto* job = new Job;
-    job->watcher = new QFutureWatcher<Result>(this);
-    connect(job->watcher, &QFutureWatcherBase::finished, this, [this, job] { onJobFinished(job); });
-    m_current = job;
-    job->id = ++m_lastId;
+    Job* job = m_jobs.begin([this](Job* finished) { onJobFinished(finished); });
     // Progress goes through the event loop to `this`; a superseded or cancelled job's is dropped.
     auto post = [this, id = job->id](int done, int total) {
         QMetaObject::invokeMethod(
             this,
             [this, id, done, total] {
-                if (m_current && m_current->id == id && !m_current->cancelRequested)
+                if (m_jobs.isLive(id))
                     emit progress(done, total);
             },
             Qt::QueuedConnection);
@@ -151,27 +120,16 @@ void PaperJob::start(const QString& figure, const elk::store::ReproduceOptions& 
 
 void PaperJob::cancel()
 {
-    if (!m_current)
-        return;
-    m_current->cancelRequested = true;
-    m_current->stop->store(true);
+    m_jobs.cancel(false); // the worker stops at its next point and reports stopped
 }
 
 void PaperJob::onJobFinished(Job* job)
 {
-    const bool current = job == m_current;
-    const bool cancelRequested = job->cancelRequested;
-    const QFuture<Result> future = job->watcher->future();
-    std::optional<Result> result;
-    if (future.resultCount() > 0)
-        result = future.result();
-    std::erase(m_stopping, job);
-    job->watcher->disconnect(this);
-    job->watcher->deleteLater();
-    delete job;
-    if (!current)
-        return;
-    m_current = nullptr;
+    const Jobs::Finished done = m_jobs.finish(job);
+    if (!done.current)
+        return; // superseded: dropped without a signal
+    const bool cancelRequested = done.cancelRequested;
+    const std::optional<Result>& result = done.outcome;
     if (cancelRequested || !result || result->stopped)
         emit cancelled(); // a stopped run's points are partial: not worth keeping as the figure
     else if (!result->error.isEmpty())

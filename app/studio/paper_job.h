@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 
+#include "app/studio/job_slots.h"
 #include "engine/run/paper_figures.h"
 #include "engine/store/reproduce.h"
 
@@ -47,7 +48,7 @@ public:
     void cancel();
     /// Stops every figure and waits for its workers, without any signal (before what they use goes).
     void stopAndWait();
-    bool isRunning() const { return m_current != nullptr; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
     struct Result;
 
@@ -59,13 +60,12 @@ signals:
     void failed(const QString& message);
 
 private:
-    struct Job;
+    using Jobs = JobSlots<Result>;
+    using Job = Jobs::Job;
     void onJobFinished(Job* job);
 
     elk::store::ResultStore* m_store = nullptr;
-    Job* m_current = nullptr;
-    std::vector<Job*> m_stopping;
-    quint64 m_lastId = 0;
+    Jobs m_jobs { this };
 };
 
 } // namespace elk::app

@@ -25,22 +25,9 @@ struct RunJob::Outcome {
     bool stopped = false;
 };
 
-struct RunJob::Job {
-    QFutureWatcher<Outcome>* watcher = nullptr;
-    std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
-    bool cancelRequested = false; ///< by cancel() (report cancelled()), not by a newer start()
-    quint64 id = 0;
-    int lastPermille = 0;
-};
-
 namespace {
 
     constexpr int kProgressMax = 1000; // permille: fine enough for a bar, int-safe for any total
-
-    bool startsWith(std::string_view text, std::string_view prefix)
-    {
-        return text.substr(0, prefix.size()) == prefix;
-    }
 
     /// Maps the engine's per-stage progress onto one monotone permille over the whole run: import
     /// 0–5 %, partition 5–60 %, then each design's schedule and simulation share the rest.
@@ -51,9 +38,9 @@ namespace {
             return int(50 * fraction);
         if (stage == "partition")
             return 50 + int(550 * fraction);
-        if (startsWith(stage, "schedule "))
+        if (stage.starts_with("schedule "))
             return 600 + int(400 * fraction); // done = designs before this one
-        if (startsWith(stage, "simulate ") && total > 0) // done = designs including this one
+        if (stage.starts_with("simulate ") && total > 0) // done = designs including this one
             return 600 + int(400 * (double(done) - 0.5) / double(total));
         return -1; // a sub-stage ("elk-full orders", cache look-ups): keep the bar, show the name
     }
@@ -157,22 +144,7 @@ RunJob::RunJob(QObject* parent)
     qRegisterMetaType<elk::store::CacheOutcome>();
 }
 
-RunJob::~RunJob()
-{
-    std::vector<Job*> jobs = m_stopping;
-    if (m_current)
-        jobs.push_back(m_current);
-    for (Job* job : jobs) {
-        job->watcher->disconnect(this);
-        job->stop->store(true);
-        job->watcher->future().cancel();
-    }
-    for (Job* job : jobs) {
-        job->watcher->future().waitForFinished();
-        delete job->watcher;
-        delete job;
-    }
-}
+RunJob::~RunJob() = default; // m_jobs stops every job and waits for its worker
 
 void RunJob::start(const elk::run::RunSpec& spec, std::shared_ptr<const elk::run::CompiledModel> reuse)
 {
@@ -181,26 +153,15 @@ void RunJob::start(const elk::run::RunSpec& spec, std::shared_ptr<const elk::run
 
 void RunJob::start(Resolver resolve, std::shared_ptr<const elk::run::CompiledModel> reuse)
 {
-    if (m_current) {
-        // Superseded: asked to stop, its outcome dropped in onJobFinished without a signal.
-        m_current->stop->store(true);
-        m_current->watcher->future().cancel();
-        m_stopping.push_back(m_current);
-        m_current = nullptr;
-    }
-    auto* job = new Job;
-    job->watcher = new QFutureWatcher<Outcome>(this);
-    connect(job->watcher, &QFutureWatcherBase::finished, this, [this, job] { onJobFinished(job); });
+    Job* job = m_jobs.begin([this](Job* finished) { onJobFinished(finished); });
     connect(job->watcher, &QFutureWatcherBase::progressValueChanged, this, [this, job] { onJobProgress(job); });
-    m_current = job;
-    job->id = ++m_lastId;
     // Posted to this object; the id check drops what a superseded or cancelled job still sends.
     auto stageChanged = [this, id = job->id](int permille, const QString& stage) {
         QMetaObject::invokeMethod(
             this,
             [this, id, permille, stage] {
-                if (m_current && m_current->id == id)
-                    reportProgress(m_current, permille, stage);
+                if (Job* current = m_jobs.current(); current && current->id == id)
+                    reportProgress(current, permille, stage);
             },
             Qt::QueuedConnection);
     };
@@ -214,16 +175,12 @@ void RunJob::start(Resolver resolve, std::shared_ptr<const elk::run::CompiledMod
 
 void RunJob::cancel()
 {
-    if (!m_current)
-        return;
-    m_current->cancelRequested = true;
-    m_current->stop->store(true);
-    m_current->watcher->future().cancel();
+    m_jobs.cancel(true);
 }
 
 void RunJob::onJobProgress(Job* job)
 {
-    if (job != m_current)
+    if (job != m_jobs.current())
         return;
     const QString stage = job->watcher->progressText();
     if (stage.isEmpty())
@@ -242,32 +199,17 @@ void RunJob::reportProgress(Job* job, int permille, const QString& stage)
 
 void RunJob::onJobFinished(Job* job)
 {
-    const bool current = job == m_current;
-    const QFuture<Outcome> future = job->watcher->future();
-    const bool cancelRequested = job->cancelRequested;
-    std::optional<Outcome> outcome;
-    if (future.resultCount() > 0)
-        outcome = future.result();
-    retire(job);
-    if (!current)
-        return;
-    m_current = nullptr;
-    if (cancelRequested || !outcome || outcome->stopped) {
+    const Jobs::Finished done = m_jobs.finish(job);
+    if (!done.current)
+        return; // superseded: dropped without a signal
+    if (done.cancelRequested || !done.outcome || done.outcome->stopped) {
         emit cancelled();
-    } else if (!outcome->error.isEmpty()) {
-        emit failed(outcome->error);
+    } else if (!done.outcome->error.isEmpty()) {
+        emit failed(done.outcome->error);
     } else {
-        m_lastCompiled = outcome->result->compiled;
-        emit finished(outcome->result, outcome->cache, outcome->wallSeconds);
+        m_lastCompiled = done.outcome->result->compiled;
+        emit finished(done.outcome->result, done.outcome->cache, done.outcome->wallSeconds);
     }
-}
-
-void RunJob::retire(Job* job)
-{
-    std::erase(m_stopping, job);
-    job->watcher->disconnect(this);
-    job->watcher->deleteLater();
-    delete job;
 }
 
 } // namespace elk::app

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <QObject>
 #include <QString>
 
+#include "app/studio/job_slots.h"
 #include "engine/run/run_compile.h"
 #include "engine/store/result_store.h"
 
@@ -49,7 +51,7 @@ public:
     using Resolver = std::function<elk::run::RunSpecResult()>;
     void start(Resolver resolve, std::shared_ptr<const elk::run::CompiledModel> reuse = nullptr);
     void cancel();
-    bool isRunning() const { return m_current != nullptr; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
     /// The compiled model of the last finished run: what the next start() should pass as `reuse`.
     std::shared_ptr<const elk::run::CompiledModel> lastCompiled() const { return m_lastCompiled; }
@@ -65,18 +67,19 @@ signals:
     void cancelled();
 
 private:
-    struct Job;
+    struct JobState {
+        int lastPermille = 0;
+    };
+    using Jobs = JobSlots<Outcome, std::atomic<bool>, JobState>;
+    using Job = Jobs::Job;
     void onJobFinished(Job* job);
     void onJobProgress(Job* job);
     void reportProgress(Job* job, int permille, const QString& stage);
-    void retire(Job* job);
 
     elk::store::ResultStore* m_store = nullptr;
     int m_threads = 0;
-    Job* m_current = nullptr;
-    quint64 m_lastId = 0;
-    std::vector<Job*> m_stopping; ///< superseded or cancelled jobs whose workers have not returned yet
     std::shared_ptr<const elk::run::CompiledModel> m_lastCompiled;
+    Jobs m_jobs { this };
 };
 
 } // namespace elk::app

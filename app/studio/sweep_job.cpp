@@ -22,13 +22,6 @@ struct SweepJob::Outcome {
     QString error;
 };
 
-struct SweepJob::Job {
-    QFutureWatcher<Outcome>* watcher = nullptr;
-    std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
-    bool cancelRequested = false;
-    quint64 id = 0;
-};
-
 namespace {
 
     constexpr auto kSnapshotInterval = std::chrono::milliseconds(100);
@@ -70,32 +63,12 @@ SweepJob::~SweepJob()
 
 void SweepJob::stopAndWait()
 {
-    std::vector<Job*> jobs = m_stopping;
-    if (m_current)
-        jobs.push_back(m_current);
-    for (Job* job : jobs) {
-        job->watcher->disconnect(this);
-        job->stop->store(true);
-        job->watcher->future().cancel();
-    }
-    for (Job* job : jobs) {
-        job->watcher->future().waitForFinished();
-        delete job->watcher;
-        delete job;
-    }
-    m_stopping.clear();
-    m_current = nullptr;
+    m_jobs.stopAndWait();
 }
 
 void SweepJob::start(
     elk::run::RunRequest base, std::vector<elk::run::SweepAxis> axes, std::optional<elk::chip::ChipSpec> chip)
 {
-    if (m_current) {
-        m_current->stop->store(true);
-        m_current->watcher->future().cancel();
-        m_stopping.push_back(m_current);
-        m_current = nullptr;
-    }
     std::size_t points = axes.empty() ? 0 : 1;
     for (const elk::run::SweepAxis& axis : axes)
         points *= axis.values.size();
@@ -109,18 +82,14 @@ void SweepJob::start(
         base.chipOverrides.clear();
     }
 
-    auto* job = new Job;
-    job->watcher = new QFutureWatcher<Outcome>(this);
-    connect(job->watcher, &QFutureWatcherBase::finished, this, [this, job] { onJobFinished(job); });
-    m_current = job;
-    job->id = ++m_lastId;
+    Job* job = m_jobs.begin([this](Job* finished) { onJobFinished(finished); });
     m_lastSnapshot.reset();
     // Snapshots go through the event loop to `this`; a superseded job's are dropped by the id check.
     auto post = [this, id = job->id](SweepSnapshotPtr snapshot) {
         QMetaObject::invokeMethod(
             this,
             [this, id, snapshot = std::move(snapshot)] {
-                if (m_current && m_current->id == id && !m_current->cancelRequested) {
+                if (m_jobs.isLive(id)) {
                     m_lastSnapshot = snapshot;
                     emit updated(snapshot);
                 }
@@ -158,27 +127,16 @@ void SweepJob::start(
 
 void SweepJob::cancel()
 {
-    if (!m_current)
-        return;
-    m_current->cancelRequested = true;
-    m_current->stop->store(true); // not QFuture::cancel(): the partial grid should still arrive
+    m_jobs.cancel(false); // not QFuture::cancel(): the partial grid should still arrive
 }
 
 void SweepJob::onJobFinished(Job* job)
 {
-    const bool current = job == m_current;
-    const bool cancelRequested = job->cancelRequested;
-    const QFuture<Outcome> future = job->watcher->future();
-    std::optional<Outcome> outcome;
-    if (future.resultCount() > 0)
-        outcome = future.result();
-    std::erase(m_stopping, job);
-    job->watcher->disconnect(this);
-    job->watcher->deleteLater();
-    delete job;
-    if (!current)
-        return;
-    m_current = nullptr;
+    const Jobs::Finished done = m_jobs.finish(job);
+    if (!done.current)
+        return; // superseded: dropped without a signal
+    const bool cancelRequested = done.cancelRequested;
+    const std::optional<Outcome>& outcome = done.outcome;
     if (!outcome) {
         emit cancelled(m_lastSnapshot);
     } else if (!outcome->error.isEmpty()) {

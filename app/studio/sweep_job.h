@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 
+#include "app/studio/job_slots.h"
 #include "engine/chip/chip_spec.h"
 #include "engine/run/sweep.h"
 
@@ -43,7 +44,7 @@ public:
     void cancel();
     /// Stops every sweep and waits for its workers, without any signal (before what they use goes).
     void stopAndWait();
-    bool isRunning() const { return m_current != nullptr; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
     struct Outcome;
 
@@ -56,15 +57,14 @@ signals:
     void failed(const QString& message);
 
 private:
-    struct Job;
+    using Jobs = JobSlots<Outcome>;
+    using Job = Jobs::Job;
     void onJobFinished(Job* job);
 
     elk::store::ResultStore* m_store = nullptr;
     int m_threads = 0;
-    Job* m_current = nullptr;
-    std::vector<Job*> m_stopping;
-    quint64 m_lastId = 0;
     SweepSnapshotPtr m_lastSnapshot;
+    Jobs m_jobs { this };
 };
 
 } // namespace elk::app
