@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The designs view on a real run: one row per design, latency bars matching the simulation,
 // speedup labels over basic, breakdown shares summing to 100 %, and the compare mode.
-#include "tests/support/compare_near.h"
 #include "widgets/plots/qcp.h" // first: see qcp.h
+
+#include "tests/support/compare_near.h"
 
 #include "tests/widgets/figure_dir.h"
 #include "tests/widgets/run_fixture.h"
