@@ -13,8 +13,7 @@
 
 #include "engine/hlo/hlo_run.h"
 #include "widgets/hlo/hlo_timeline_plottable.h"
-#include "widgets/timeline/time_axis_keys.h"
-#include "widgets/timeline/time_axis_ticker.h"
+#include "widgets/timeline/time_axis_plot.h"
 #include "widgets/timeline/timeline_legend.h"
 
 namespace elk::widgets {
@@ -22,9 +21,6 @@ namespace elk::widgets {
 namespace {
 
     const HloTimelineData kNoData;
-
-    /// Room left and right of the step so its first and last bars do not touch the axes.
-    constexpr double kRangePadding = 0.01;
 
     QString laneName(HloLaneKind kind)
     {
@@ -46,38 +42,13 @@ HloStepTimelineView::HloStepTimelineView(QWidget* parent)
 {
     QCustomPlot* p = plot();
     p->setObjectName(QStringLiteral("hlo-timeline"));
-    p->setMouseTracking(true);
-    p->setFocusPolicy(Qt::StrongFocus);
-    p->installEventFilter(this);
     setFocusProxy(p);
-    p->setNoAntialiasingOnDrag(true);
-    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    QCPAxisRect* rect = p->axisRect();
-    rect->setRangeDrag(Qt::Horizontal);
-    rect->setRangeZoom(Qt::Horizontal);
-    rect->setRangeDragAxes(p->xAxis, nullptr);
-    rect->setRangeZoomAxes(p->xAxis, nullptr);
+    m_time = new TimeAxisPlot(p, 1.0); // coordinates are seconds
+    m_time->setToolTipText([this](const QPoint& pixel) { return toolTipAt(pixel); });
 
     m_timeline = new HloTimelinePlottable(p->xAxis, p->yAxis);
     m_timeline->setName(QStringLiteral("step"));
-
-    p->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create(1.0)); // coordinates are seconds
     p->xAxis->setLabel(QStringLiteral("time (ms)"));
-    p->xAxis->grid()->setPen(QPen(QColor(0xD0, 0xD0, 0xD0), 0, Qt::DotLine));
-    p->yAxis->setSubTicks(false);
-    p->yAxis->setTickLength(0, 0);
-    p->yAxis->grid()->setVisible(false);
-    p->xAxis2->setVisible(true);
-    p->xAxis2->setTicks(false);
-    p->xAxis2->setTickLabels(false);
-    p->yAxis2->setVisible(true);
-    p->yAxis2->setTicks(false);
-    p->yAxis2->setTickLabels(false);
-    placeLegendAbove(p);
-
-    connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { onRangeChanged(); });
-    connect(p, &QCustomPlot::mouseMove, this, &HloStepTimelineView::onMouseMove);
-    connect(p, &QCustomPlot::beforeReplot, this, [this] { wrapLegend(plot()->legend, plot()->viewport().width()); });
     rebuild();
 }
 
@@ -95,18 +66,26 @@ const HloTimelineData& HloStepTimelineView::data() const
 
 double HloStepTimelineView::lowerSeconds() const
 {
-    return plot()->xAxis->range().lower;
+    return m_time->lower();
 }
 
 double HloStepTimelineView::upperSeconds() const
 {
-    return plot()->xAxis->range().upper;
+    return m_time->upper();
+}
+
+QString HloStepTimelineView::lastToolTip() const
+{
+    return m_time->lastToolTip();
 }
 
 void HloStepTimelineView::rebuild()
 {
     m_data = std::make_shared<HloTimelineData>(buildHloTimeline(m_results));
     m_timeline->setData(m_data);
+    // At most the whole step, at least a nanosecond or a millionth of it.
+    const double end = hasData() && m_data->endSeconds > 0 ? m_data->endSeconds : 1e-3;
+    m_time->setExtent(end, std::max(1e-9, end * 1e-6));
     rebuildDecorations();
     resetTimeRange();
     plot()->replot(QCustomPlot::rpQueuedReplot);
@@ -161,49 +140,22 @@ void HloStepTimelineView::rebuildDecorations()
 
 void HloStepTimelineView::resetTimeRange()
 {
-    const double end = hasData() && m_data->endSeconds > 0 ? m_data->endSeconds : 1e-3;
-    setTimeRange(-kRangePadding * end, (1 + kRangePadding) * end);
+    m_time->resetTimeRange();
 }
 
 void HloStepTimelineView::setTimeRange(double lowerSeconds, double upperSeconds)
 {
-    if (!(upperSeconds > lowerSeconds))
-        return;
-    plot()->xAxis->setRange(lowerSeconds, upperSeconds); // onRangeChanged clamps
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    m_time->setTimeRange(lowerSeconds, upperSeconds);
 }
 
 void HloStepTimelineView::zoomBy(double factor)
 {
-    const QCPRange range = plot()->xAxis->range();
-    const TimeRange zoomed = zoomedRange({ range.lower, range.upper }, factor);
-    setTimeRange(zoomed.lower, zoomed.upper);
+    m_time->zoomBy(factor);
 }
 
 void HloStepTimelineView::panBy(double fraction)
 {
-    const QCPRange range = plot()->xAxis->range();
-    const TimeRange panned = pannedRange({ range.lower, range.upper }, fraction);
-    setTimeRange(panned.lower, panned.upper);
-}
-
-void HloStepTimelineView::onRangeChanged()
-{
-    if (m_adjustingRange)
-        return;
-    QCPAxis* axis = plot()->xAxis;
-    const double end = hasData() && m_data->endSeconds > 0 ? m_data->endSeconds : 1e-3;
-    const QCPRange range = axis->range();
-    // At most the whole step, at least a nanosecond or a millionth of it.
-    const TimeRange clamped = clampTimeRange(
-        { range.lower, range.upper }, -kRangePadding * end, (1 + kRangePadding) * end, std::max(1e-9, end * 1e-6));
-    if (clamped.lower != range.lower || clamped.upper != range.upper) {
-        m_adjustingRange = true;
-        axis->setRange(clamped.lower, clamped.upper);
-        m_adjustingRange = false;
-    }
-    if (auto ticker = axis->ticker().dynamicCast<TimeAxisTicker>())
-        axis->setLabel(ticker->axisLabel(axis->range()));
+    m_time->panBy(fraction);
 }
 
 std::pair<int, int> HloStepTimelineView::barAt(const QPoint& plotPixel) const
@@ -225,43 +177,16 @@ QPointF HloStepTimelineView::barCenter(int lane, int bar) const
     return rect.isNull() ? QPointF() : rect.center();
 }
 
-void HloStepTimelineView::onMouseMove(QMouseEvent* event)
-{
-    if (event->buttons() != Qt::NoButton)
-        return; // dragging
-    const QString text = toolTipAt(event->pos());
-    if (text == m_lastToolTip)
-        return;
-    m_lastToolTip = text;
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(plot()->mapToGlobal(event->pos()), text, plot());
-}
-
-bool HloStepTimelineView::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == plot() && event->type() == QEvent::KeyPress
-        && handleTimeAxisKey(*this, static_cast<QKeyEvent*>(event)->key()))
-        return true;
-    if (watched == plot() && event->type() == QEvent::Leave && !m_lastToolTip.isEmpty()) {
-        m_lastToolTip.clear();
-        QToolTip::hideText();
-    }
-    return HloPlotView::eventFilter(watched, event);
-}
-
 void HloStepTimelineView::keyPressEvent(QKeyEvent* event)
 {
-    if (!handleTimeAxisKey(*this, event->key()))
+    if (!m_time->handleKey(event->key()))
         HloPlotView::keyPressEvent(event);
 }
 
 void HloStepTimelineView::applyStyle(const FigureStyle& style)
 {
     PlotView::applyStyle(style);
-    const double dpi = plot()->logicalDpiX() > 0 ? plot()->logicalDpiX() : 96.0;
-    wrapLegend(plot()->legend, int(style.widthCm / 2.54 * dpi));
+    m_time->wrapLegendFor(style);
 }
 
 } // namespace elk::widgets

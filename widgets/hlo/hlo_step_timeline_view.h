@@ -15,6 +15,7 @@ class QCPItemText;
 namespace elk::widgets {
 
 class HloTimelinePlottable;
+class TimeAxisPlot;
 
 /// The simulated step of one or more StableHLO runs: per run a compute lane (bars in the run's
 /// colour), a communication lane (bars coloured by collective) and a thin lane of exposed communication
@@ -40,7 +41,7 @@ public:
     /// Hover text at a plot() pixel (empty over nothing).
     QString toolTipAt(const QPoint& plotPixel) const;
     /// The text of the last tooltip shown by hovering (tests; QToolTip is not inspectable offscreen).
-    QString lastToolTip() const { return m_lastToolTip; }
+    QString lastToolTip() const;
     /// Centre of a bar in plot() pixels at the current range (null point when it has none).
     QPointF barCenter(int lane, int bar) const;
 
@@ -55,18 +56,14 @@ public slots:
 protected:
     void rebuild() override;
     void applyStyle(const FigureStyle& style) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
-    void onRangeChanged();
-    void onMouseMove(QMouseEvent* event);
     void rebuildDecorations();
 
+    TimeAxisPlot* m_time = nullptr;
     HloTimelinePlottable* m_timeline = nullptr;
     std::shared_ptr<HloTimelineData> m_data;
-    QString m_lastToolTip;
-    bool m_adjustingRange = false;
 };
 
 } // namespace elk::widgets

@@ -13,8 +13,7 @@
 
 #include "engine/run/run_compile.h"
 #include "widgets/timeline/gantt_plottable.h"
-#include "widgets/timeline/time_axis_keys.h"
-#include "widgets/timeline/time_axis_ticker.h"
+#include "widgets/timeline/time_axis_plot.h"
 #include "widgets/timeline/timeline_geometry.h"
 #include "widgets/timeline/timeline_legend.h"
 
@@ -23,9 +22,6 @@ namespace elk::widgets {
 namespace {
 
     const GanttData kNoData;
-
-    /// Room left and right of the run so its first and last bars do not touch the axes.
-    constexpr double kRangePadding = 0.01;
 
     QColor shadeLegendBase()
     {
@@ -39,46 +35,24 @@ GanttView::GanttView(QWidget* parent)
 {
     QCustomPlot* p = plot();
     p->setObjectName(QStringLiteral("gantt"));
-    p->setMouseTracking(true);
-    p->setFocusPolicy(Qt::StrongFocus);
-    p->installEventFilter(this);
     setFocusProxy(p);
-    p->setNoAntialiasingOnDrag(true);
-    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    QCPAxisRect* rect = p->axisRect();
-    rect->setRangeDrag(Qt::Horizontal);
-    rect->setRangeZoom(Qt::Horizontal);
-    rect->setRangeDragAxes(p->xAxis, nullptr);
-    rect->setRangeZoomAxes(p->xAxis, nullptr);
+    m_time = new TimeAxisPlot(p, 1e9); // cycles; the clock follows the run
+    m_time->setToolTipText([this](const QPoint& pixel) { return toolTipAt(pixel); });
+    connect(m_time, &TimeAxisPlot::rangeChanged, this, &GanttView::timeRangeChanged);
 
     m_gantt = new GanttPlottable(p->xAxis, p->yAxis);
     m_gantt->setName(QStringLiteral("timeline"));
 
-    p->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create(1e9));
     p->xAxis->setLabel(QStringLiteral("time (µs)"));
-    p->xAxis->grid()->setPen(QPen(QColor(0xD0, 0xD0, 0xD0), 0, Qt::DotLine));
     auto lanes = QSharedPointer<QCPAxisTickerText>::create();
     lanes->addTick(GanttPlottable::laneY(GanttLane::Preload), QStringLiteral("preload"));
     lanes->addTick(GanttPlottable::laneY(GanttLane::Execute), QStringLiteral("execute"));
     lanes->addTick(GanttPlottable::laneY(GanttLane::Stall), QStringLiteral("stalls"));
     p->yAxis->setTicker(lanes);
-    p->yAxis->setSubTicks(false);
-    p->yAxis->setTickLength(0, 0);
-    p->yAxis->grid()->setVisible(false);
     p->yAxis->setRange(GanttPlottable::kValueLower, GanttPlottable::kValueUpper);
-    p->xAxis2->setVisible(true);
-    p->xAxis2->setTicks(false);
-    p->xAxis2->setTickLabels(false);
-    p->yAxis2->setVisible(true);
-    p->yAxis2->setTicks(false);
-    p->yAxis2->setTickLabels(false);
-    placeLegendAbove(p);
 
-    connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { onRangeChanged(); });
-    connect(p, &QCustomPlot::mouseMove, this, &GanttView::onMouseMove);
     connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) { m_pressPos = event->pos(); });
     connect(p, &QCustomPlot::mouseRelease, this, &GanttView::onMouseRelease);
-    connect(p, &QCustomPlot::beforeReplot, this, [this] { wrapLegend(plot()->legend, plot()->viewport().width()); });
     rebuild();
 }
 
@@ -96,12 +70,17 @@ const GanttData& GanttView::data() const
 
 double GanttView::lowerCycles() const
 {
-    return plot()->xAxis->range().lower;
+    return m_time->lower();
 }
 
 double GanttView::upperCycles() const
 {
-    return plot()->xAxis->range().upper;
+    return m_time->upper();
+}
+
+QString GanttView::lastToolTip() const
+{
+    return m_time->lastToolTip();
 }
 
 void GanttView::rebuild()
@@ -117,8 +96,10 @@ void GanttView::rebuild()
             *m_data = buildGanttData(*m_run, design);
         }
         m_gantt->setData(m_data);
-        if (auto ticker = plot()->xAxis->ticker().dynamicCast<TimeAxisTicker>())
-            ticker->setClockHz(m_data->clockHz);
+        m_time->setUnitsPerSecond(m_data->clockHz);
+        // At most the whole run, at least ~20 cycles (below that no bar has anything left to show).
+        const double latency = hasData() ? m_data->latencyCycles : 1.0;
+        m_time->setExtent(latency, std::max(20.0, latency * 1e-7));
         rebuildLegend();
         resetTimeRange();
     }
@@ -239,50 +220,22 @@ void GanttView::rebuildLegend()
 
 void GanttView::resetTimeRange()
 {
-    const double latency = hasData() ? m_data->latencyCycles : 1.0;
-    setTimeRange(-kRangePadding * latency, (1 + kRangePadding) * latency);
+    m_time->resetTimeRange();
 }
 
 void GanttView::setTimeRange(double lowerCycles, double upperCycles)
 {
-    if (!(upperCycles > lowerCycles))
-        return;
-    plot()->xAxis->setRange(lowerCycles, upperCycles); // onRangeChanged clamps and emits
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    m_time->setTimeRange(lowerCycles, upperCycles);
 }
 
 void GanttView::zoomBy(double factor)
 {
-    const QCPRange range = plot()->xAxis->range();
-    const TimeRange zoomed = zoomedRange({ range.lower, range.upper }, factor);
-    setTimeRange(zoomed.lower, zoomed.upper);
+    m_time->zoomBy(factor);
 }
 
 void GanttView::panBy(double fraction)
 {
-    const QCPRange range = plot()->xAxis->range();
-    const TimeRange panned = pannedRange({ range.lower, range.upper }, fraction);
-    setTimeRange(panned.lower, panned.upper);
-}
-
-void GanttView::onRangeChanged()
-{
-    if (m_adjustingRange)
-        return;
-    QCPAxis* axis = plot()->xAxis;
-    const double latency = hasData() ? m_data->latencyCycles : 1.0;
-    const QCPRange range = axis->range();
-    // At most the whole run, at least ~20 cycles (below that no bar has anything left to show).
-    const TimeRange clamped = clampTimeRange({ range.lower, range.upper }, -kRangePadding * latency,
-        (1 + kRangePadding) * latency, std::max(20.0, latency * 1e-7));
-    if (clamped.lower != range.lower || clamped.upper != range.upper) {
-        m_adjustingRange = true;
-        axis->setRange(clamped.lower, clamped.upper);
-        m_adjustingRange = false;
-    }
-    if (auto ticker = axis->ticker().dynamicCast<TimeAxisTicker>())
-        axis->setLabel(ticker->axisLabel(axis->range()));
-    emit timeRangeChanged(axis->range().lower, axis->range().upper);
+    m_time->panBy(fraction);
 }
 
 int GanttView::stepAt(const QPoint& plotPixel, GanttLane* lane) const
@@ -320,20 +273,6 @@ void GanttView::setMinimumLeftMargin(int pixels)
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void GanttView::onMouseMove(QMouseEvent* event)
-{
-    if (event->buttons() != Qt::NoButton)
-        return; // dragging
-    const QString text = toolTipAt(event->pos());
-    if (text == m_lastToolTip)
-        return;
-    m_lastToolTip = text;
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(plot()->mapToGlobal(event->pos()), text, plot());
-}
-
 void GanttView::onMouseRelease(QMouseEvent* event)
 {
     if (event->button() != Qt::LeftButton || (event->pos() - m_pressPos).manhattanLength() > 3)
@@ -347,29 +286,16 @@ void GanttView::onMouseRelease(QMouseEvent* event)
     emit stepSelected(step);
 }
 
-bool GanttView::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == plot() && event->type() == QEvent::KeyPress
-        && handleTimeAxisKey(*this, static_cast<QKeyEvent*>(event)->key()))
-        return true;
-    if (watched == plot() && event->type() == QEvent::Leave && !m_lastToolTip.isEmpty()) {
-        m_lastToolTip.clear();
-        QToolTip::hideText();
-    }
-    return PlotView::eventFilter(watched, event);
-}
-
 void GanttView::keyPressEvent(QKeyEvent* event)
 {
-    if (!handleTimeAxisKey(*this, event->key()))
+    if (!m_time->handleKey(event->key()))
         PlotView::keyPressEvent(event);
 }
 
 void GanttView::applyStyle(const FigureStyle& style)
 {
     PlotView::applyStyle(style);
-    const double dpi = plot()->logicalDpiX() > 0 ? plot()->logicalDpiX() : 96.0;
-    wrapLegend(plot()->legend, int(style.widthCm / 2.54 * dpi));
+    m_time->wrapLegendFor(style);
 }
 
 } // namespace elk::widgets

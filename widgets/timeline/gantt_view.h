@@ -18,6 +18,7 @@ class QCPAbstractItem;
 namespace elk::widgets {
 
 class GanttPlottable;
+class TimeAxisPlot;
 
 /// The simulated timeline of one design: a preload lane, an execute lane (each execution shaded
 /// warm-up / compute / shift + reduce) and a stall lane (interconnect stalls, waits for a preload),
@@ -43,7 +44,7 @@ public:
     /// Hover text at a plot() pixel (empty over nothing).
     QString toolTipAt(const QPoint& plotPixel) const;
     /// The text of the last tooltip shown by hovering (tests; QToolTip is not inspectable offscreen).
-    QString lastToolTip() const { return m_lastToolTip; }
+    QString lastToolTip() const;
     /// Centre of a step's bar in plot() pixels at the current range (null point when it has none).
     QPointF barCenter(int step, GanttLane lane) const;
 
@@ -75,25 +76,21 @@ signals:
 protected:
     void rebuild() override;
     void applyStyle(const FigureStyle& style) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
-    void onRangeChanged();
-    void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
     void rebuildLegend();
 
     void clearHighlight();
 
+    TimeAxisPlot* m_time = nullptr;
     GanttPlottable* m_gantt = nullptr;
     std::vector<QCPAbstractItem*> m_highlightItems;
     int m_highlightSpans = 0;
     QString m_highlightLabel;
     std::shared_ptr<GanttData> m_data;
-    QString m_lastToolTip;
     QPoint m_pressPos;
-    bool m_adjustingRange = false;
     const void* m_shownRun = nullptr; ///< run and design of m_data: a selection change keeps the range
     int m_shownDesign = -1;
     int m_shownStep = -1; ///< selection last scrolled into view
