@@ -37,6 +37,7 @@
 #include "app/studio/run_folder_export.h"
 #include "app/studio/run_job.h"
 #include "app/studio/run_progress.h"
+#include "app/studio/run_summary.h"
 #include "app/studio/run_views.h"
 #include "app/studio/studio_workspace.h"
 #include "app/studio/sweep_panel.h"
@@ -68,54 +69,6 @@ namespace {
         return lines.join(QLatin1Char('\n'));
     }
 
-    /// "elk-full 0.129 ms (1.24× over basic)", from the simulated latencies.
-    QString headline(const elk::run::RunResult& result)
-    {
-        double basic = 0, best = 0;
-        QString bestName;
-        for (const elk::run::DesignRun& design : result.designs) {
-            if (!design.simulated)
-                continue;
-            const QString name = QString::fromLatin1(elk::schedule::toString(design.design));
-            const double ms = design.simulated->latencyCycles / result.spec.chip.clockHz * 1e3;
-            if (name == QLatin1String("basic"))
-                basic = ms;
-            if (bestName.isEmpty() || name == text(kHeadlineDesign)) {
-                best = ms;
-                bestName = name;
-            }
-        }
-        if (bestName.isEmpty())
-            return MainWindow::tr("no design could be simulated");
-        QString line = MainWindow::tr("%1 %2 ms").arg(bestName, QString::number(best, 'f', 3));
-        if (basic > 0 && bestName != QLatin1String("basic"))
-            line += MainWindow::tr(" (%1× over basic)").arg(basic / best, 0, 'f', 2);
-        return line;
-    }
-
-    /// The operators the run executes in parts (pipelined splitting, or too large whole): a short
-    /// count for the status line and one line per graph op for its tooltip.
-    std::pair<QString, QString> splitSummary(const elk::run::RunResult& result)
-    {
-        QStringList lines;
-        for (const elk::schedule::Step& step : result.problem.steps) {
-            if (step.parts <= 1 || step.part != 0)
-                continue;
-            const std::string name = step.name.substr(0, step.name.rfind(" [part "));
-            lines << MainWindow::tr("%1 in %2 parts").arg(QString::fromStdString(name)).arg(step.parts);
-        }
-        if (lines.isEmpty())
-            return {};
-        const QString count = lines.size() == 1 ? MainWindow::tr("1 op in pipelined parts")
-                                                : MainWindow::tr("%1 ops in pipelined parts").arg(lines.size());
-        constexpr int kShown = 40;
-        if (lines.size() > kShown) {
-            const auto more = lines.size() - kShown;
-            lines = lines.mid(0, kShown);
-            lines << MainWindow::tr("… and %1 more").arg(more);
-        }
-        return { count, lines.join(QLatin1Char('\n')) };
-    }
 } // namespace
 
 MainWindow::MainWindow(const QString& storePath, QWidget* parent)
@@ -671,8 +624,8 @@ void MainWindow::onRunFinished(elk::widgets::RunSnapshotPtr result, elk::store::
     const QString source = cache.runHit ? tr("from the cache")
         : cache.partitionHit            ? tr("rescheduled")
                                         : tr("computed");
-    QString summary = tr("%1 · %2 in %3 s").arg(headline(*result), source).arg(seconds, 0, 'f', 2);
-    const auto [splitCount, splitDetail] = splitSummary(*result);
+    QString summary = tr("%1 · %2 in %3 s").arg(runHeadline(*result, kHeadlineDesign), source).arg(seconds, 0, 'f', 2);
+    const auto [splitCount, splitDetail] = pipelinedSplitSummary(*result);
     if (!splitCount.isEmpty())
         summary += tr(" · %1").arg(splitCount);
     m_progress->showEnded(summary);
