@@ -261,6 +261,9 @@ void DiffPage::apply()
     }
     if (!m_run)
         m_hint->setText(tr("Run a model: the diff compares the design chosen above with a second one."));
+    else if (m_against->count() == 0)
+        m_hint->setText(tr("This run has one design: pick a compare chip (Chip tab) or diff against a past run "
+                           "(History dock: right-click a run)."));
     else if (!m_ops->hasData())
         m_hint->setText(tr("Nothing to diff: one of the two sides has no simulation."));
     else if (!m_links->hasData())
