@@ -130,21 +130,7 @@ void DiffLinksView::rebuild()
         m_layout = std::make_shared<LinkMapLayout>(layoutLinkMap(a.links, m_run->spec.chip));
         // The latency line of the other diff views would not fit beside the colour bar; the sides do.
         title = tr("A: %1\nB: %2").arg(sideLabel(true), sideLabel(false));
-        QFont caption = p->font();
-        caption.setPointSizeF(caption.pointSizeF() * 0.9);
-        QFont bold = p->font();
-        bold.setBold(true);
-        for (const LinkMapLabel& label : m_layout->labels) {
-            auto* text = new QCPItemText(p);
-            text->setClipToAxisRect(false);
-            text->position->setCoords(label.at);
-            text->setPositionAlignment(label.alignment);
-            text->setRotation(label.vertical ? -90 : 0);
-            text->setText(label.text);
-            text->setFont(label.title ? bold : caption);
-            text->setPadding(QMargins(0, 1, 0, 1));
-            text->setSelectable(false);
-        }
+        addLinkMapLabels(p, *m_layout);
     }
     // The map colours 0–1: 0.5 is no change, the ends ±max |Δ|.
     std::vector<float> shade(m_deltaBytes.size(), 0.5f);
@@ -165,35 +151,18 @@ void DiffLinksView::rebuild()
 
 void DiffLinksView::fitMap()
 {
-    if (!m_layout)
-        return;
-    const QRect rect = plot()->axisRect()->rect();
-    const QRectF bounds = m_layout->bounds;
-    if (rect.width() <= 0 || rect.height() <= 0 || bounds.width() <= 0 || bounds.height() <= 0)
-        return;
-    const double pixelsPerUnit = std::min(rect.width() / bounds.width(), rect.height() / bounds.height());
-    const double halfWidth = rect.width() / pixelsPerUnit / 2;
-    const double halfHeight = rect.height() / pixelsPerUnit / 2;
-    plot()->xAxis->setRange(bounds.center().x() - halfWidth, bounds.center().x() + halfWidth);
-    plot()->yAxis->setRange(bounds.center().y() - halfHeight, bounds.center().y() + halfHeight);
+    if (m_layout)
+        fitLinkMap(plot(), *m_layout);
 }
 
 int DiffLinksView::linkAt(const QPoint& plotPixel) const
 {
-    if (!m_layout || !plot()->axisRect()->rect().contains(plotPixel))
-        return -1;
-    const QPointF point(plot()->xAxis->pixelToCoord(plotPixel.x()), plot()->yAxis->pixelToCoord(plotPixel.y()));
-    const int shape = m_layout->shapeAt(point, 2.5 * m_map->unitsPerPixel());
-    return shape < 0 ? -1 : m_layout->shapes[std::size_t(shape)].link;
+    return m_layout ? linkAtPixel(plot(), *m_layout, *m_map, plotPixel) : -1;
 }
 
 QPointF DiffLinksView::linkCenter(int link) const
 {
-    if (!m_layout || link < 0 || std::size_t(link) >= m_layout->shapeOfLink.size()
-        || m_layout->shapeOfLink[std::size_t(link)] < 0)
-        return {};
-    const QPointF centre = m_layout->shapes[std::size_t(m_layout->shapeOfLink[std::size_t(link)])].centre();
-    return { plot()->xAxis->coordToPixel(centre.x()), plot()->yAxis->coordToPixel(centre.y()) };
+    return m_layout ? linkCenterPixel(plot(), *m_layout, link) : QPointF();
 }
 
 QString DiffLinksView::toolTipAt(const QPoint& plotPixel) const

@@ -4,11 +4,13 @@
 
 #include "widgets/timeline/diff_timeline_view.h"
 
+#include "widgets/timeline/time_axis_plot.h"
+
 #include <algorithm>
 #include <cmath>
 
+#include <QKeyEvent>
 #include <QMouseEvent>
-#include <QToolTip>
 
 namespace elk::widgets {
 
@@ -213,14 +215,10 @@ DiffTimelineView::DiffTimelineView(QWidget* parent)
 {
     QCustomPlot* p = plot();
     p->setObjectName(QStringLiteral("diffTimeline"));
-    p->setMouseTracking(true);
-    p->installEventFilter(this);
-    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    p->axisRect()->setRangeDrag(Qt::Horizontal);
-    p->axisRect()->setRangeZoom(Qt::Horizontal);
-    p->xAxis->setLabel(tr("time (ms), each run from its first call"));
-    p->yAxis->grid()->setVisible(false);
-    p->xAxis->grid()->setPen(QPen(QColor(0xD0, 0xD0, 0xD0), 0, Qt::DotLine));
+    setFocusProxy(p);
+    m_time = new TimeAxisPlot(p, 1e3); // coordinates are ms, each run from its first call
+    m_time->setToolTipText([this](const QPoint& pixel) { return toolTipAt(pixel); });
+    p->xAxis->setLabel(tr("time (ms)"));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     ticker->addTick(laneY(DiffLane::PreloadA), tr("A preload"));
     ticker->addTick(laneY(DiffLane::ExecuteA), tr("A execute"));
@@ -228,22 +226,14 @@ DiffTimelineView::DiffTimelineView(QWidget* parent)
     ticker->addTick(laneY(DiffLane::ExecuteB), tr("B execute"));
     ticker->addTick(laneY(DiffLane::PreloadB), tr("B preload"));
     p->yAxis->setTicker(ticker);
-    p->yAxis->setSubTicks(false);
-    p->yAxis->setTickLength(0, 0);
     p->yAxis->setRange(-0.6, 4.6);
     p->yAxis->setRangeReversed(false);
     m_plottable = new DiffTimelinePlottable(p->xAxis, p->yAxis);
     m_plottable->setName(QStringLiteral("timelines"));
     m_plottable->removeFromLegend();
 
-    p->plotLayout()->insertRow(0);
+    p->plotLayout()->insertRow(0); // the title, above the legend TimeAxisPlot placed
     p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), p->font()));
-    p->legend->setBorderPen(Qt::NoPen);
-    p->plotLayout()->addElement(2, 0, p->legend);
-    p->plotLayout()->setRowStretchFactor(2, 0.001);
-    p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    p->legend->setWrap(4);
-    p->legend->setMargins(QMargins(0, 0, 0, 0));
     const auto legendEntry = [p](const QString& name, const QBrush& brush) {
         auto* bars = new QCPBars(p->xAxis, p->yAxis); // no data: a legend swatch
         bars->setName(name);
@@ -255,7 +245,6 @@ DiffTimelineView::DiffTimelineView(QWidget* parent)
     legendEntry(tr("≈ same"), kNeutral);
     legendEntry(tr("preload"), kPreload);
 
-    connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { clampRange(); });
     connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) { m_pressPos = event->pos(); });
     connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
         if (event->button() != Qt::LeftButton || (event->pos() - m_pressPos).manhattanLength() > 3)
@@ -263,16 +252,6 @@ DiffTimelineView::DiffTimelineView(QWidget* parent)
         const int op = opAt(event->pos());
         if (op >= 0 && m_ops[std::size_t(op)].inA())
             emit stepSelected(m_ops[std::size_t(op)].stepA);
-    });
-    connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-        const QString text = toolTipAt(event->pos());
-        if (text == m_lastToolTip)
-            return;
-        m_lastToolTip = text;
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(plot()->mapToGlobal(event->pos()), text, plot());
     });
     rebuild();
 }
@@ -300,24 +279,14 @@ void DiffTimelineView::rebuild()
     m_plottable->setOps(&m_ops, m_maxAbsDeltaMs);
     title->setText(m_title);
     p->legend->setVisible(!m_ops.empty());
-    p->xAxis->setRange(0, m_endMs > 0 ? m_endMs : 1);
+    m_time->setExtent(m_endMs > 0 ? m_endMs : 1, std::max(m_endMs, 1e-9) * 1e-6);
+    m_time->resetTimeRange();
     p->replot();
 }
 
-void DiffTimelineView::clampRange()
+QString DiffTimelineView::lastToolTip() const
 {
-    if (m_endMs <= 0)
-        return;
-    QCPAxis* axis = plot()->xAxis;
-    const QCPRange range = axis->range();
-    const double span = std::min(range.size(), m_endMs * 1.04);
-    const double minSpan = m_endMs * 1e-6;
-    double lower = std::clamp(range.lower, -0.02 * m_endMs, 1.02 * m_endMs - span);
-    double upper = lower + std::max(span, minSpan);
-    if (lower != range.lower || upper != range.upper) {
-        const QSignalBlocker blocker(axis);
-        axis->setRange(lower, upper);
-    }
+    return m_time->lastToolTip();
 }
 
 int DiffTimelineView::opAt(const QPoint& plotPixel) const
@@ -394,13 +363,16 @@ QString DiffTimelineView::toolTipAt(const QPoint& plotPixel) const
                   signedMs(op.deltaPreloadMs));
 }
 
-bool DiffTimelineView::eventFilter(QObject* watched, QEvent* event)
+void DiffTimelineView::keyPressEvent(QKeyEvent* event)
 {
-    if (watched == plot() && event->type() == QEvent::Leave && !m_lastToolTip.isEmpty()) {
-        m_lastToolTip.clear();
-        QToolTip::hideText();
-    }
-    return DiffPlotView::eventFilter(watched, event);
+    if (!m_time->handleKey(event->key()))
+        DiffPlotView::keyPressEvent(event);
+}
+
+void DiffTimelineView::applyStyle(const FigureStyle& style)
+{
+    DiffPlotView::applyStyle(style);
+    m_time->wrapLegendFor(style);
 }
 
 } // namespace elk::widgets

@@ -12,6 +12,7 @@
 namespace elk::widgets {
 
 class DiffTimelinePlottable;
+class TimeAxisPlot;
 
 /// One op of the aligned timelines, times in ms from each run's first call (each side on its own clock).
 struct DiffTimelineOp {
@@ -52,20 +53,19 @@ public:
     QPointF barCenter(int op, DiffLane lane) const;
     /// Hover text at a plot() pixel (empty over nothing); lastToolTip(): what hovering showed last.
     QString toolTipAt(const QPoint& plotPixel) const;
-    QString lastToolTip() const { return m_lastToolTip; }
+    QString lastToolTip() const;
 
 protected:
     void rebuild() override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
+    void applyStyle(const FigureStyle& style) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
-    void clampRange();
-
+    TimeAxisPlot* m_time = nullptr;
     DiffTimelinePlottable* m_plottable = nullptr;
     std::vector<DiffTimelineOp> m_ops;
     double m_maxAbsDeltaMs = 0;
     double m_endMs = 0;
-    QString m_lastToolTip;
     QPoint m_pressPos;
 };
 

@@ -234,21 +234,7 @@ void LinkHeatmapView::rebuildMap()
         m_layout = std::make_shared<LinkMapLayout>(layoutLinkMap(sim->links, m_run->spec.chip));
     m_map->setLayout(m_layout);
     if (m_layout) {
-        QFont caption = p->font();
-        caption.setPointSizeF(caption.pointSizeF() * 0.9);
-        QFont title = p->font();
-        title.setBold(true);
-        for (const LinkMapLabel& label : m_layout->labels) {
-            auto* text = new QCPItemText(p);
-            text->setClipToAxisRect(false); // labels may reach into the margins rather than vanish
-            text->position->setCoords(label.at);
-            text->setPositionAlignment(label.alignment);
-            text->setRotation(label.vertical ? -90 : 0);
-            text->setText(label.text);
-            text->setFont(label.title ? title : caption);
-            text->setPadding(QMargins(0, 1, 0, 1));
-            text->setSelectable(false);
-        }
+        addLinkMapLabels(p, *m_layout);
         if (auto ticker = m_timePlot->xAxis->ticker().dynamicCast<TimeAxisTicker>())
             ticker->setClockHz(sim->clockHz);
     }
@@ -422,38 +408,18 @@ void LinkHeatmapView::advance()
 
 void LinkHeatmapView::fitMap()
 {
-    if (!m_layout)
-        return;
-    const QRect rect = plot()->axisRect()->rect();
-    const QRectF bounds = m_layout->bounds;
-    if (rect.width() <= 0 || rect.height() <= 0 || bounds.width() <= 0 || bounds.height() <= 0)
-        return;
-    const double pixelsPerUnit = std::min(rect.width() / bounds.width(), rect.height() / bounds.height());
-    const double halfWidth = rect.width() / pixelsPerUnit / 2;
-    const double halfHeight = rect.height() / pixelsPerUnit / 2;
-    plot()->xAxis->setRange(bounds.center().x() - halfWidth, bounds.center().x() + halfWidth);
-    plot()->yAxis->setRange(bounds.center().y() - halfHeight, bounds.center().y() + halfHeight);
+    if (m_layout)
+        fitLinkMap(plot(), *m_layout);
 }
 
 int LinkHeatmapView::linkAt(const QPoint& plotPixel) const
 {
-    if (!m_layout || !plot()->axisRect()->rect().contains(plotPixel))
-        return -1;
-    const QPointF point(plot()->xAxis->pixelToCoord(plotPixel.x()), plot()->yAxis->pixelToCoord(plotPixel.y()));
-    const int shape = m_layout->shapeAt(point, 2.5 * m_map->unitsPerPixel());
-    return shape < 0 ? -1 : m_layout->shapes[std::size_t(shape)].link;
+    return m_layout ? linkAtPixel(plot(), *m_layout, *m_map, plotPixel) : -1;
 }
 
 QPointF LinkHeatmapView::linkCenter(int link) const
 {
-    if (!m_layout || link < 0 || std::size_t(link) >= m_layout->shapeOfLink.size())
-        return {};
-    const int shape = m_layout->shapeOfLink[std::size_t(link)];
-    if (shape < 0)
-        return {};
-    const LinkShape& s = m_layout->shapes[std::size_t(shape)];
-    const QPointF centre = s.centre();
-    return { plot()->xAxis->coordToPixel(centre.x()), plot()->yAxis->coordToPixel(centre.y()) };
+    return m_layout ? linkCenterPixel(plot(), *m_layout, link) : QPointF();
 }
 
 QString LinkHeatmapView::toolTipAt(const QPoint& plotPixel) const

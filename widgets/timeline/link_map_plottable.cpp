@@ -7,6 +7,55 @@
 
 namespace elk::widgets {
 
+void addLinkMapLabels(QCustomPlot* plot, const LinkMapLayout& layout)
+{
+    QFont caption = plot->font();
+    caption.setPointSizeF(caption.pointSizeF() * 0.9);
+    QFont title = plot->font();
+    title.setBold(true);
+    for (const LinkMapLabel& label : layout.labels) {
+        auto* text = new QCPItemText(plot);
+        text->setClipToAxisRect(false); // labels may reach into the margins rather than vanish
+        text->position->setCoords(label.at);
+        text->setPositionAlignment(label.alignment);
+        text->setRotation(label.vertical ? -90 : 0);
+        text->setText(label.text);
+        text->setFont(label.title ? title : caption);
+        text->setPadding(QMargins(0, 1, 0, 1));
+        text->setSelectable(false);
+    }
+}
+
+void fitLinkMap(QCustomPlot* plot, const LinkMapLayout& layout)
+{
+    const QRect rect = plot->axisRect()->rect();
+    const QRectF bounds = layout.bounds;
+    if (rect.width() <= 0 || rect.height() <= 0 || bounds.width() <= 0 || bounds.height() <= 0)
+        return;
+    const double pixelsPerUnit = std::min(rect.width() / bounds.width(), rect.height() / bounds.height());
+    const double halfWidth = rect.width() / pixelsPerUnit / 2;
+    const double halfHeight = rect.height() / pixelsPerUnit / 2;
+    plot->xAxis->setRange(bounds.center().x() - halfWidth, bounds.center().x() + halfWidth);
+    plot->yAxis->setRange(bounds.center().y() - halfHeight, bounds.center().y() + halfHeight);
+}
+
+int linkAtPixel(const QCustomPlot* plot, const LinkMapLayout& layout, const LinkMapPlottable& map, const QPoint& pixel)
+{
+    if (!plot->axisRect()->rect().contains(pixel))
+        return -1;
+    const QPointF point(plot->xAxis->pixelToCoord(pixel.x()), plot->yAxis->pixelToCoord(pixel.y()));
+    const int shape = layout.shapeAt(point, 2.5 * map.unitsPerPixel());
+    return shape < 0 ? -1 : layout.shapes[std::size_t(shape)].link;
+}
+
+QPointF linkCenterPixel(const QCustomPlot* plot, const LinkMapLayout& layout, int link)
+{
+    if (link < 0 || std::size_t(link) >= layout.shapeOfLink.size() || layout.shapeOfLink[std::size_t(link)] < 0)
+        return {};
+    const QPointF centre = layout.shapes[std::size_t(layout.shapeOfLink[std::size_t(link)])].centre();
+    return { plot->xAxis->coordToPixel(centre.x()), plot->yAxis->coordToPixel(centre.y()) };
+}
+
 QCPColorGradient utilizationGradient()
 {
     QCPColorGradient gradient;

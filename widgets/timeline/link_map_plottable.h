@@ -48,6 +48,16 @@ private:
     int m_selectedLink = -1;
 };
 
+/// What every link-map view (utilisation, Δ bytes) does around the plottable:
+/// the layout's chip titles and captions as text items of `plot`;
+void addLinkMapLabels(QCustomPlot* plot, const LinkMapLayout& layout);
+/// the axes set so that the layout fills the axis rect at a 1:1 aspect (call after each layout);
+void fitLinkMap(QCustomPlot* plot, const LinkMapLayout& layout);
+/// the link drawn at a plot pixel (the nearest within 2.5 pixels), or -1;
+int linkAtPixel(const QCustomPlot* plot, const LinkMapLayout& layout, const LinkMapPlottable& map, const QPoint& pixel);
+/// a link's shape centre in plot pixels (null point when it is not drawn).
+QPointF linkCenterPixel(const QCustomPlot* plot, const LinkMapLayout& layout, int link);
+
 /// The sequential gradient of every utilisation view: light grey (idle) through yellow and orange to
 /// dark red (saturated); lightness falls monotonically, so it reads in grayscale and for colour-blind
 /// readers.
