@@ -31,39 +31,6 @@ namespace {
         return pointer + "/" + jsonPointerToken(key);
     }
 
-    std::string jsonQuoted(std::string_view text)
-    {
-        return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
-    }
-
-    /// "string \"four\"", "number 4.5", "boolean true", "null", "an object", "an array".
-    std::string describe(const Json& value)
-    {
-        switch (value.type()) {
-        case Json::value_t::string: {
-            std::string text = value.get<std::string>();
-            constexpr std::size_t kMaxShown = 60;
-            if (text.size() > kMaxShown) {
-                std::size_t cut = kMaxShown;
-                while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-                    --cut; // never split a UTF-8 sequence
-                text = text.substr(0, cut) + "...";
-            }
-            return "string " + jsonQuoted(text);
-        }
-        case Json::value_t::boolean:
-            return value.get<bool>() ? "boolean true" : "boolean false";
-        case Json::value_t::null:
-            return "null";
-        case Json::value_t::object:
-            return "an object";
-        case Json::value_t::array:
-            return "an array";
-        default:
-            return "number " + value.dump();
-        }
-    }
-
     /// Reads typed members out of JSON objects, collecting every problem instead of stopping at the first.
     class Reader {
     public:
@@ -106,7 +73,7 @@ namespace {
         {
             const Json* value = find(object, pointer, key, required);
             if (value && !value->is_object()) {
-                fail(childPointer(pointer, key), "expected an object, found " + describe(*value));
+                fail(childPointer(pointer, key), "expected an object, found " + describeJsonValue(*value));
                 return nullptr;
             }
             return value;
@@ -119,7 +86,7 @@ namespace {
             if (!value)
                 return false;
             if (!value->is_string()) {
-                fail(childPointer(pointer, key), "expected a string, found " + describe(*value));
+                fail(childPointer(pointer, key), "expected a string, found " + describeJsonValue(*value));
                 return false;
             }
             out = value->get<std::string>();
@@ -133,7 +100,7 @@ namespace {
             if (!value)
                 return false;
             if (!value->is_number()) {
-                fail(childPointer(pointer, key), "expected a number, found " + describe(*value));
+                fail(childPointer(pointer, key), "expected a number, found " + describeJsonValue(*value));
                 return false;
             }
             const double number = value->get<double>();
@@ -171,7 +138,7 @@ namespace {
             } else if (value.is_number_float()) {
                 const double number = value.get<double>();
                 if (!std::isfinite(number) || std::floor(number) != number) {
-                    fail(field, "expected an integer, found " + describe(value));
+                    fail(field, "expected an integer, found " + describeJsonValue(value));
                     return false;
                 }
                 // -min() is 2^(bits-1), exactly representable, so the comparison is exact.
@@ -180,7 +147,7 @@ namespace {
                     return true;
                 }
             } else {
-                fail(field, "expected an integer, found " + describe(value));
+                fail(field, "expected an integer, found " + describeJsonValue(value));
                 return false;
             }
             fail(field,
@@ -290,7 +257,7 @@ namespace {
         if (const Json* ids = reader.find(object, pointer, "controllerCoreIds", needIds)) {
             const std::string p = pointer + "/controllerCoreIds";
             if (!ids->is_array()) {
-                reader.fail(p, "expected an array of core ids, found " + describe(*ids));
+                reader.fail(p, "expected an array of core ids, found " + describeJsonValue(*ids));
                 return;
             }
             out.controllerCoreIds.clear();
@@ -348,7 +315,8 @@ ChipParseResult chipSpecFromJson(std::string_view jsonText)
         return result;
     }
     if (!root.is_object()) {
-        result.errors.push_back({ std::string(kRootField), "expected a chip object, found " + describe(root) });
+        result.errors.push_back(
+            { std::string(kRootField), "expected a chip object, found " + describeJsonValue(root) });
         return result;
     }
 
@@ -358,7 +326,7 @@ ChipParseResult chipSpecFromJson(std::string_view jsonText)
     if (const Json* schema = reader.find(root, "", "schema", false)) {
         if (!schema->is_string() || schema->get<std::string>() != kSchema) {
             // Another schema means other rules: reading on would only produce noise.
-            reader.fail("/schema", "expected " + jsonQuoted(kSchema) + ", found " + describe(*schema));
+            reader.fail("/schema", "expected " + jsonQuoted(kSchema) + ", found " + describeJsonValue(*schema));
             result.errors = std::move(reader.errors);
             return result;
         }

@@ -74,9 +74,42 @@ namespace {
 
 } // namespace
 
+std::string jsonQuoted(std::string_view text)
+{
+    return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string describeJsonValue(const nlohmann::json& value)
+{
+    using Type = nlohmann::json::value_t;
+    switch (value.type()) {
+    case Type::string: {
+        std::string text = value.get<std::string>();
+        constexpr std::size_t kMaxShown = 60;
+        if (text.size() > kMaxShown) {
+            std::size_t cut = kMaxShown;
+            while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+                --cut; // never split a UTF-8 sequence
+            text = text.substr(0, cut) + "...";
+        }
+        return "string " + jsonQuoted(text);
+    }
+    case Type::boolean:
+        return value.get<bool>() ? "boolean true" : "boolean false";
+    case Type::null:
+        return "null";
+    case Type::object:
+        return "an object";
+    case Type::array:
+        return "an array";
+    default:
+        return "number " + value.dump();
+    }
+}
+
 std::string DuplicateJsonKey::message() const
 {
-    return "duplicate key " + nlohmann::json(key).dump() + "; each key may appear only once";
+    return "duplicate key " + jsonQuoted(key) + "; each key may appear only once";
 }
 
 nlohmann::json parseJsonReportingDuplicates(std::string_view text, std::vector<DuplicateJsonKey>& duplicates)

@@ -20,6 +20,13 @@ struct DuplicateJsonKey {
     std::string message() const;
 };
 
+/// `text` as a JSON string literal (invalid UTF-8 replaced), for messages: "\"four\"".
+std::string jsonQuoted(std::string_view text);
+
+/// A value as a message names it: "string \"four\"" (at most 60 bytes shown, never splitting a UTF-8
+/// sequence), "number 4.5", "boolean true", "null", "an object", "an array".
+std::string describeJsonValue(const nlohmann::json& value);
+
 /// Parses `text`, listing in `duplicates` every key that appears twice in one object (in text order).
 /// Throws what nlohmann::json::parse throws (parse_error with its byte offset; out_of_range for a
 /// number beyond a double); callers turn those into located errors with json_text.h.

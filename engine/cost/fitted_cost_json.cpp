@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/json_parse.h"
 #include "engine/core/json_text.h"
 
 namespace elk::cost {
@@ -29,29 +30,12 @@ namespace {
         return pointer + "/" + jsonPointerToken(key);
     }
 
-    std::string describe(const Json& value)
-    {
-        switch (value.type()) {
-        case Json::value_t::string:
-            return "string " + value.dump();
-        case Json::value_t::boolean:
-            return value.get<bool>() ? "boolean true" : "boolean false";
-        case Json::value_t::null:
-            return "null";
-        case Json::value_t::object:
-            return "an object";
-        case Json::value_t::array:
-            return "an array";
-        default:
-            return "number " + value.dump();
-        }
-    }
-
     /// The object at `pointer` ("" = the document) with exactly the keys `required`.
     const Json& object(const Json& value, const std::string& pointer, std::initializer_list<std::string_view> required)
     {
         if (!value.is_object())
-            throw JsonProblem { pointer.empty() ? "/" : pointer, "expected an object, found " + describe(value) };
+            throw JsonProblem { pointer.empty() ? "/" : pointer,
+                "expected an object, found " + describeJsonValue(value) };
         for (std::string_view key : required) {
             if (!value.contains(std::string(key)))
                 throw JsonProblem { child(pointer, key), "missing field \"" + std::string(key) + "\"" };
@@ -71,7 +55,7 @@ namespace {
         if (!value.is_number_integer() || value.get<std::int64_t>() < min || value.get<std::int64_t>() > max)
             throw JsonProblem { pointer,
                 "expected an integer in " + std::to_string(min) + ".." + std::to_string(max) + ", found "
-                    + describe(value) };
+                    + describeJsonValue(value) };
         return value.get<std::int64_t>();
     }
 
@@ -79,7 +63,8 @@ namespace {
     {
         if (!value.is_number() || !std::isfinite(value.get<double>()) || (nonNegative && value.get<double>() < 0))
             throw JsonProblem { pointer,
-                std::string("expected a finite number") + (nonNegative ? " >= 0" : "") + ", found " + describe(value) };
+                std::string("expected a finite number") + (nonNegative ? " >= 0" : "") + ", found "
+                    + describeJsonValue(value) };
         return value.get<double>();
     }
 
@@ -100,7 +85,7 @@ namespace {
             const std::string at = child(pointer, "coefficients");
             if (!list.is_array() || list.size() != std::size_t(linear))
                 throw JsonProblem { at,
-                    "expected an array of " + std::to_string(linear) + " numbers, found " + describe(list)
+                    "expected an array of " + std::to_string(linear) + " numbers, found " + describeJsonValue(list)
                         + (list.is_array() ? " of " + std::to_string(list.size()) : std::string()) };
             for (std::size_t i = 0; i < list.size(); ++i)
                 node.coefficients.push_back(number(list[i], at + "/" + std::to_string(i), true));
@@ -132,7 +117,8 @@ namespace {
         const Json& nodes = value.at("nodes");
         const std::string nodesAt = child(pointer, "nodes");
         if (!nodes.is_array() || nodes.empty())
-            throw JsonProblem { nodesAt, "expected a non-empty array of tree nodes, found " + describe(nodes) };
+            throw JsonProblem { nodesAt,
+                "expected a non-empty array of tree nodes, found " + describeJsonValue(nodes) };
         fitted.tree.featureCount = fittedFeatureCount(kind);
         fitted.tree.linearFeatures = linear;
         for (std::size_t i = 0; i < nodes.size(); ++i)
@@ -181,14 +167,15 @@ FittedCostParseResult fittedCostFromJson(std::string_view jsonText)
         object(document, "", { "schema", "folds", "maxDepth", "minSamplesPerLeaf", "kinds" });
         const Json& schema = document.at("schema");
         if (!schema.is_string() || schema.get<std::string>() != kSchema)
-            throw JsonProblem { "/schema", "expected \"" + std::string(kSchema) + "\", found " + describe(schema) };
+            throw JsonProblem { "/schema",
+                "expected \"" + std::string(kSchema) + "\", found " + describeJsonValue(schema) };
         result.data.options.folds = int(integer(document.at("folds"), "/folds", 2, 1000000));
         result.data.options.tree.maxDepth = int(integer(document.at("maxDepth"), "/maxDepth", 0, 64));
         result.data.options.tree.minSamplesPerLeaf
             = int(integer(document.at("minSamplesPerLeaf"), "/minSamplesPerLeaf", 1, 1000000000));
         const Json& kinds = document.at("kinds");
         if (!kinds.is_object())
-            throw JsonProblem { "/kinds", "expected an object, found " + describe(kinds) };
+            throw JsonProblem { "/kinds", "expected an object, found " + describeJsonValue(kinds) };
         for (const auto& [key, value] : kinds.items()) {
             const std::string pointer = child("/kinds", key);
             const auto kind = model::opKindFromString(key);

@@ -33,29 +33,6 @@ namespace {
     constexpr std::string_view kPeakKeys[]
         = { "f64", "f32", "tf32", "bf16", "f16", "f8", "f6", "f4", "i64", "i32", "i16", "i8", "i4" };
 
-    std::string jsonQuoted(std::string_view text)
-    {
-        return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
-    }
-
-    std::string describe(const Json& value)
-    {
-        switch (value.type()) {
-        case Json::value_t::string:
-            return "string " + jsonQuoted(value.get<std::string>().substr(0, 60));
-        case Json::value_t::boolean:
-            return value.get<bool>() ? "boolean true" : "boolean false";
-        case Json::value_t::null:
-            return "null";
-        case Json::value_t::object:
-            return "an object";
-        case Json::value_t::array:
-            return "an array";
-        default:
-            return "number " + value.dump();
-        }
-    }
-
     std::string childPointer(const std::string& pointer, std::string_view key)
     {
         return pointer + "/" + jsonPointerToken(key);
@@ -106,7 +83,7 @@ namespace {
             if (!value)
                 return;
             if (!value->is_string()) {
-                fail(childPointer("", key), "expected a string, found " + describe(*value));
+                fail(childPointer("", key), "expected a string, found " + describeJsonValue(*value));
                 return;
             }
             out = value->get<std::string>();
@@ -120,7 +97,7 @@ namespace {
             if (!value)
                 return;
             if (!value->is_boolean()) {
-                fail(childPointer("", key), "expected true or false, found " + describe(*value));
+                fail(childPointer("", key), "expected true or false, found " + describeJsonValue(*value));
                 return;
             }
             out = value->get<bool>();
@@ -129,7 +106,7 @@ namespace {
         static bool numberIn(const Json& value, Bound bound, double& out, std::string& problem)
         {
             if (!value.is_number()) {
-                problem = "expected a number, found " + describe(value);
+                problem = "expected a number, found " + describeJsonValue(value);
                 return false;
             }
             const double number = value.get<double>();
@@ -169,7 +146,7 @@ namespace {
                 || (value->is_number_float() && std::isfinite(value->get<double>())
                     && std::floor(value->get<double>()) == value->get<double>());
             if (!integral) {
-                fail(childPointer("", key), "expected a whole number >= 1, found " + describe(*value));
+                fail(childPointer("", key), "expected a whole number >= 1, found " + describeJsonValue(*value));
                 return;
             }
             const double number = value->get<double>();
@@ -201,8 +178,8 @@ namespace {
         for (const DuplicateJsonKey& duplicate : duplicates)
             errors.push_back({ duplicate.pointer, duplicate.message() });
         if (!root.is_object()) {
-            errors.push_back(
-                { std::string(kRootField), "expected " + std::string(what) + " object, found " + describe(root) });
+            errors.push_back({ std::string(kRootField),
+                "expected " + std::string(what) + " object, found " + describeJsonValue(root) });
             return false;
         }
         const auto it = root.find("schema");
@@ -212,7 +189,7 @@ namespace {
         }
         if (!it->is_string() || it->get<std::string>() != schema) {
             // Another schema means other rules: reading on would only produce noise.
-            errors.push_back({ "/schema", "expected " + jsonQuoted(schema) + ", found " + describe(*it) });
+            errors.push_back({ "/schema", "expected " + jsonQuoted(schema) + ", found " + describeJsonValue(*it) });
             return false;
         }
         return true;
@@ -226,7 +203,8 @@ namespace {
             return;
         }
         if (!it->is_object()) {
-            reader.fail("/peakTflopsByType", "expected an object of element type -> TFLOP/s, found " + describe(*it));
+            reader.fail(
+                "/peakTflopsByType", "expected an object of element type -> TFLOP/s, found " + describeJsonValue(*it));
             return;
         }
         std::string allowed;
@@ -322,7 +300,7 @@ SystemPresetResult systemPresetFromJson(std::string_view jsonText)
         else if (topology->is_string() && topology->get<std::string>() == toString(TopologyKind::Torus2D))
             preset.nodeTopology = TopologyKind::Torus2D;
         else
-            reader.fail("/nodeTopology", "expected one of " + allowed + ", found " + describe(*topology));
+            reader.fail("/nodeTopology", "expected one of " + allowed + ", found " + describeJsonValue(*topology));
     }
     const bool torus = preset.nodeTopology == TopologyKind::Torus2D;
     reader.readDouble("linkGBpsPerDevice", preset.linkGBpsPerDevice, Bound::Positive, true);
