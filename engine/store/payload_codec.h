@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The result cache's payloads: a compact little-endian binary form of partition tables and design
-// runs (doubles as their raw bits, so a round trip is bit-identical), compressed with zlib.
+// The result cache's payloads: partition tables and design runs as CBOR (nlohmann_json) from one
+// field mapping per struct, lists of numbers as typed byte strings, compressed with zlib. Round
+// trips are bit-identical (a double is written as a float only when that loses nothing).
 #pragma once
 
 #include "engine/run/run_compile.h"
@@ -13,8 +14,10 @@
 
 namespace elk::store::detail {
 
-/// Bumped whenever the encoding changes: older payloads then decode as nothing (a cache miss).
-inline constexpr int kPayloadFormat = 3;
+/// Bumped when the meaning of a stored field changes: older payloads then decode as nothing (a cache
+/// miss, rebuilt). A field added to a mapping needs no bump: a payload without it is a miss by itself.
+/// Formats 1-3 were a hand-written binary codec; their payloads are recognised and are a miss too.
+inline constexpr int kPayloadFormat = 4;
 
 std::string encodePartitionTables(const run::PartitionTables& tables);
 /// Nothing when the payload is truncated, garbled, of another kind or of another format version.

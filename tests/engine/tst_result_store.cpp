@@ -6,6 +6,7 @@
 #include "engine/store/result_store.h"
 
 #include "engine/core/sha256.h"
+#include "engine/store/cbor_payload.h"
 #include "engine/store/payload_codec.h"
 #include "engine/store/store_test_hook.h"
 
@@ -598,6 +599,62 @@ private slots:
         QCOMPARE(cache->loadPartitionTables("key").has_value(), !partitionsToo);
         // The summary columns are not the payload: a sweep still reads the latencies.
         QVERIFY(cache->loadLatencies(m_spec).has_value());
+    }
+
+    void payloadSchemaIsChecked_data()
+    {
+        // Hand-made partition-table payloads: what a build with other mappings or another format
+        // version would have written. Extra fields (a newer build's) are ignored; a missing one, or
+        // another format or kind, is a miss that the run then rebuilds.
+        QTest::addColumn<int>("format");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("dropped");
+        QTest::addColumn<QString>("added");
+        QTest::addColumn<bool>("decodes");
+        const int current = store::detail::kPayloadFormat;
+        QTest::addRow("as written") << current << u"partition tables"_s << QString() << QString() << true;
+        QTest::addRow("an unknown field") << current << u"partition tables"_s << QString() << u"futureField"_s << true;
+        QTest::addRow("a field missing") << current << u"partition tables"_s << u"splits"_s << QString() << false;
+        QTest::addRow("an older format") << current - 1 << u"partition tables"_s << QString() << QString() << false;
+        QTest::addRow("a newer format") << current + 1 << u"partition tables"_s << QString() << QString() << false;
+        QTest::addRow("another kind") << current << u"designs"_s << QString() << QString() << false;
+    }
+
+    void payloadSchemaIsChecked()
+    {
+        QFETCH(int, format);
+        QFETCH(QString, kind);
+        QFETCH(QString, dropped);
+        QFETCH(QString, added);
+        QFETCH(bool, decodes);
+        using Json = nlohmann::json;
+        store::detail::cbor::PayloadWriter writer;
+        Json body = { { "plans", Json::array({ 0, Json::object() }) }, { "splits", Json::array({ 0, Json::object() }) },
+            { "inputOfPlanSet", writer.add(std::vector<std::uint32_t> {}) } };
+        if (!dropped.isEmpty())
+            body.erase(dropped.toStdString());
+        if (!added.isEmpty())
+            body[added.toStdString()] = 1;
+        const Json envelope
+            = { { "format", format }, { "kind", kind.toStdString() }, { "detail", true }, { "body", body } };
+        const std::string payload = writer.finish(Json::to_cbor(envelope));
+        const auto tables = store::detail::decodePartitionTables(payload);
+        QCOMPARE(tables.has_value(), decodes);
+        if (tables)
+            QVERIFY(tables->plans.empty() && tables->splits.empty() && tables->inputOfPlanSet.empty());
+    }
+
+    void payloadOfTheHandWrittenCodecIsAMiss()
+    {
+        // Formats 1-3 ("ELKP", format, kind, raw size, zlib stream) came before the CBOR payloads.
+        std::string older = "ELKP";
+        older += std::string("\x03\x00\x01\x00", 4) + std::string(8, '\0');
+        QVERIFY(!store::detail::decodePartitionTables(older).has_value());
+        run::PartitionTables tables = run::partitionTablesOf(*m_run.compiled);
+        std::string payload = store::detail::encodePartitionTables(tables);
+        QVERIFY(store::detail::decodePartitionTables(payload).has_value());
+        payload[3] = 'P';
+        QVERIFY(!store::detail::decodePartitionTables(payload).has_value());
     }
 
     void everyTruncationOfAPayloadIsRejected()
