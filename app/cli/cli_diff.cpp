@@ -106,10 +106,10 @@ int runDiff(const QStringList& args, Io io)
     const std::unique_ptr<store::ResultStore> resultStore
         = openCache(parser.isSet(noCache), parser.value(cache), command, io);
     NullRunControl control;
-    const run::RunResult runA = store::runCached(*specA, resultStore.get(), control, 0, nullptr, true);
+    const run::RunResult runA = run::runCached(*specA, resultStore.get(), control, 0, nullptr, true);
     const bool oneRun = !parser.isSet(againstChip);
     const run::RunResult runB
-        = oneRun ? run::RunResult {} : store::runCached(*specB, resultStore.get(), control, 0, nullptr, true);
+        = oneRun ? run::RunResult {} : run::runCached(*specB, resultStore.get(), control, 0, nullptr, true);
     for (const run::RunResult* r : { &runA, &runB })
         for (const std::string& error : r->errors)
             io.err << command << ": " << QString::fromStdString(error) << "\n";

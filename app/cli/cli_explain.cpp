@@ -117,7 +117,7 @@ int runExplain(const QStringList& args, Io io)
     const bool fromCache = designs.has_value();
     if (!designs) {
         NullRunControl control;
-        run::RunResult result = store::runCached(*spec, resultStore.get(), control, 0, nullptr, true);
+        run::RunResult result = run::runCached(*spec, resultStore.get(), control, 0, nullptr, true);
         for (const std::string& error : result.errors)
             io.err << command << ": " << QString::fromStdString(error) << "\n";
         if (!result.ok())

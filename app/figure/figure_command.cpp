@@ -349,9 +349,9 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
             }
             spec = std::move(resolved.spec);
         }
-        store::CacheOutcome outcome;
-        auto result = std::make_shared<run::RunResult>(
-            store::runCached(spec, store.get(), control, 0, nullptr, true, &outcome));
+        run::CacheOutcome outcome;
+        auto result
+            = std::make_shared<run::RunResult>(run::runCached(spec, store.get(), control, 0, nullptr, true, &outcome));
         if (!result->ok()) {
             for (const std::string& error : result->errors)
                 err << command << ": " << QString::fromStdString(error) << "\n";
@@ -399,7 +399,7 @@ int runFigureCommand(const QStringList& args, QTextStream& out, QTextStream& err
                     return kBadInput;
                 }
                 auto other = std::make_shared<run::RunResult>(
-                    store::runCached(resolved.spec, store.get(), control, 0, nullptr, true));
+                    run::runCached(resolved.spec, store.get(), control, 0, nullptr, true));
                 if (!other->ok()) {
                     for (const std::string& error : other->errors)
                         err << command << ": --against-chip: " << QString::fromStdString(error) << "\n";

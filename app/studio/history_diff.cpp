@@ -15,7 +15,7 @@ HistoryDiffLoader::HistoryDiffLoader(QObject* parent)
     , m_job(new RunJob(this))
 {
     connect(
-        m_job, &RunJob::finished, this, [this](elk::widgets::RunSnapshotPtr result, elk::store::CacheOutcome, double) {
+        m_job, &RunJob::finished, this, [this](elk::widgets::RunSnapshotPtr result, elk::run::CacheOutcome, double) {
             emit loaded(std::move(result), m_label);
         });
     connect(m_job, &RunJob::failed, this, [this](const QString& message) {

@@ -90,7 +90,7 @@ public:
     /// The last finished run (null before the first).
     elk::widgets::RunSnapshotPtr lastRun() const;
     /// How the cache served the last finished run, and how long it took.
-    elk::store::CacheOutcome lastCacheOutcome() const { return m_runs->lastCacheOutcome(); }
+    elk::run::CacheOutcome lastCacheOutcome() const { return m_runs->lastCacheOutcome(); }
     double lastRunSeconds() const { return m_runs->lastRunSeconds(); }
 
 public slots:

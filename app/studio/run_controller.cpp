@@ -148,7 +148,7 @@ void RunController::cancelRun()
     m_compareJob->cancel();
 }
 
-void RunController::onFinished(elk::widgets::RunSnapshotPtr result, elk::store::CacheOutcome cache, double seconds)
+void RunController::onFinished(elk::widgets::RunSnapshotPtr result, elk::run::CacheOutcome cache, double seconds)
 {
     m_lastCache = cache;
     m_lastSeconds = seconds;

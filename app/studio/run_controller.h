@@ -52,7 +52,7 @@ public:
     RunJob* compareJob() const { return m_compareJob; }
     bool isRunning() const;
     /// How the cache served the last finished run, and how long it took.
-    elk::store::CacheOutcome lastCacheOutcome() const { return m_lastCache; }
+    elk::run::CacheOutcome lastCacheOutcome() const { return m_lastCache; }
     double lastRunSeconds() const { return m_lastSeconds; }
 
 signals:
@@ -60,7 +60,7 @@ signals:
     void stateChanged();
 
 private:
-    void onFinished(elk::widgets::RunSnapshotPtr result, elk::store::CacheOutcome cache, double seconds);
+    void onFinished(elk::widgets::RunSnapshotPtr result, elk::run::CacheOutcome cache, double seconds);
     void updateDesignSelector();
 
     StudioParts m_parts;
@@ -70,7 +70,7 @@ private:
     RunJob* m_compareJob = nullptr;
     QTimer m_rerunTimer;
     QString m_compareLabel;
-    elk::store::CacheOutcome m_lastCache;
+    elk::run::CacheOutcome m_lastCache;
     double m_lastSeconds = 0;
     bool m_hasRun = false; ///< a run was asked for: edits re-run by themselves from now on
 };

@@ -19,7 +19,7 @@ namespace elk::app {
 
 struct RunJob::Outcome {
     std::shared_ptr<const elk::run::RunResult> result;
-    elk::store::CacheOutcome cache;
+    elk::run::CacheOutcome cache;
     double wallSeconds = 0;
     QString error; ///< non-empty: the run failed
     bool stopped = false;
@@ -115,7 +115,7 @@ namespace {
             }
             const elk::run::RunSpec& spec = resolved.spec;
             elk::run::RunResult result
-                = elk::store::runCached(spec, store, control, threads, reuse, true, &outcome.cache);
+                = elk::run::runCached(spec, store, control, threads, reuse, true, &outcome.cache);
             if (result.status == elk::RunStatus::Stopped || control.stopRequested()) {
                 outcome.stopped = true;
             } else if (!result.ok()) {
@@ -141,7 +141,7 @@ RunJob::RunJob(QObject* parent)
     : QObject(parent)
 {
     qRegisterMetaType<std::shared_ptr<const elk::run::RunResult>>();
-    qRegisterMetaType<elk::store::CacheOutcome>();
+    qRegisterMetaType<elk::run::CacheOutcome>();
 }
 
 RunJob::~RunJob() = default; // m_jobs stops every job and waits for its worker

@@ -18,7 +18,7 @@ template <typename T> class QFutureWatcher;
 
 namespace elk::app {
 
-/// Runs one RunSpec through store::runCached on a worker thread (QtConcurrent + QPromise).
+/// Runs one RunSpec through run::runCached on a worker thread (QtConcurrent + QPromise).
 ///
 /// Contract:
 ///  - start() supersedes the running job: the old one is asked to stop and its outcome is dropped
@@ -61,8 +61,7 @@ public:
 signals:
     void started();
     void progress(int percent, const QString& stage);
-    void finished(
-        std::shared_ptr<const elk::run::RunResult> result, elk::store::CacheOutcome cache, double wallSeconds);
+    void finished(std::shared_ptr<const elk::run::RunResult> result, elk::run::CacheOutcome cache, double wallSeconds);
     void failed(const QString& message);
     void cancelled();
 
@@ -85,4 +84,4 @@ private:
 } // namespace elk::app
 
 Q_DECLARE_METATYPE(std::shared_ptr<const elk::run::RunResult>)
-Q_DECLARE_METATYPE(elk::store::CacheOutcome)
+Q_DECLARE_METATYPE(elk::run::CacheOutcome)

@@ -60,7 +60,7 @@ struct SweepPreset {
 const std::vector<SweepPreset>& sweepPresets();
 
 /// Runs every grid point (RunRequest with the axes' overrides appended) on up to `threads` threads
-/// (0: all hardware threads), each through store::runCached (store may be null) with summaries only.
+/// (0: all hardware threads), each through run::runCached (store may be null) with summaries only.
 /// `onPoint` is called (from worker threads, serialised) after each point with its index. Deterministic:
 /// point results do not depend on the thread count or order. Stops early when control says so.
 /// Points with equal partition keys share one compiled model (one search). Fields that must change

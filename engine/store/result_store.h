@@ -4,6 +4,7 @@
 
 #include "engine/core/run_control.h"
 #include "engine/partition/partition.h"
+#include "engine/run/run_cache.h"
 #include "engine/run/run_compile.h"
 
 #include <cstdint>
@@ -105,11 +106,11 @@ struct CachedRegion {
 /// WAL mode, a schema version (PRAGMA user_version) and an application id; every write is one
 /// transaction, so a process killed mid-write leaves no partial rows. Thread-safe (one connection,
 /// a mutex); two processes may share the file (busy timeout).
-class ResultStore {
+class ResultStore final : public run::RunCache {
 public:
     static constexpr int kSchemaVersion = 1;
 
-    ~ResultStore();
+    ~ResultStore() override;
     ResultStore(const ResultStore&) = delete;
     ResultStore& operator=(const ResultStore&) = delete;
 
@@ -133,19 +134,19 @@ public:
     bool savePartitions(
         const std::string& partitionKey, const std::vector<partition::OpPlans>& plans, std::string* error = nullptr);
     /// The same with how oversized operators were split (what compileModel needs to rebuild a model).
-    std::optional<run::PartitionTables> loadPartitionTables(const std::string& partitionKey);
+    std::optional<run::PartitionTables> loadPartitionTables(const std::string& partitionKey) override;
     bool savePartitionTables(
-        const std::string& partitionKey, const run::PartitionTables& tables, std::string* error = nullptr);
+        const std::string& partitionKey, const run::PartitionTables& tables, std::string* error = nullptr) override;
 
     /// The stored designs of the run whose canonical spec equals `spec` exactly (hash hit with a
     /// different stored spec text counts as a miss). `needDetail`: a summary-only record is a miss.
-    std::optional<std::vector<run::DesignRun>> loadDesigns(const run::RunSpec& spec, bool needDetail);
+    std::optional<std::vector<run::DesignRun>> loadDesigns(const run::RunSpec& spec, bool needDetail) override;
     /// The simulated latencies (ms, by design; NaN where a design failed) of the stored run whose
     /// canonical spec equals `spec`, from the summary columns only (no payload decoded: sweeps).
     std::optional<std::vector<double>> loadLatencies(const run::RunSpec& spec);
     /// Stores (or replaces) the run's designs in one transaction. Only completed runs are stored.
     /// A summary never replaces a stored record with detail of the same spec.
-    bool saveRun(const run::RunResult& result, bool withDetail, std::string* error = nullptr);
+    bool saveRun(const run::RunResult& result, bool withDetail, std::string* error = nullptr) override;
 
     std::vector<RunRecordInfo> history(int limit = 200);
     /// The canonical spec JSON of a stored run, to reopen it.
@@ -222,25 +223,5 @@ struct OpenResult {
     std::string message; ///< non-empty when a bad file was moved aside (say it to the user)
     std::string error; ///< non-empty when no store could be opened
 };
-
-/// What the cache did for one run.
-struct CacheOutcome {
-    bool runHit = false; ///< designs came from the cache
-    bool partitionHit = false; ///< partition tables came from the cache (or from `reuse`)
-    bool reusedCompiled = false; ///< `reuse` was used as is (no import)
-};
-
-/// The compiled model of `spec`: import plus the store's partition tables for its partitionKey when
-/// it has them (*partitionHit set), else a search whose tables are then stored. `store` may be null.
-run::CompileResult compileCached(
-    const run::RunSpec& spec, ResultStore* store, RunControl& control, int threads, bool* partitionHit = nullptr);
-
-/// The cached pipeline every front end uses: a run hit rebuilds the compiled model (import plus
-/// cached partition tables) and returns the stored designs (bit-identical to the run that stored them);
-/// a partition hit skips the partition search; otherwise compiles and stores the tables. Completed runs
-/// are stored. `store` may be null (no cache). `reuse`: an already compiled model, used when its
-/// partitionKey matches. `withDetail` false: sweeps, which need only latencies (smaller rows).
-run::RunResult runCached(const run::RunSpec& spec, ResultStore* store, RunControl& control, int threads,
-    std::shared_ptr<const run::CompiledModel> reuse = nullptr, bool withDetail = true, CacheOutcome* outcome = nullptr);
 
 } // namespace elk::store

@@ -160,7 +160,7 @@ void runPoints(const std::vector<run::RunSpecResult>& specs, ResultStore* store,
             {
                 const std::lock_guard lock(key.mutex);
                 if (!key.compiled && key.error.empty()) {
-                    run::CompileResult built = compileCached(point.spec, store, quiet, compileThreads);
+                    run::CompileResult built = run::compileCached(point.spec, store, quiet, compileThreads);
                     if (built.status == RunStatus::Stopped)
                         return;
                     if (built.ok())
@@ -176,8 +176,8 @@ void runPoints(const std::vector<run::RunSpecResult>& specs, ResultStore* store,
             if (!keyError.empty()) {
                 outcome.error = keyError;
             } else {
-                CacheOutcome cache;
-                run::RunResult run = runCached(point.spec, store, quiet, 1, compiled, false, &cache);
+                run::CacheOutcome cache;
+                run::RunResult run = run::runCached(point.spec, store, quiet, 1, compiled, false, &cache);
                 if (run.status == RunStatus::Stopped)
                     return;
                 outcome.fromCache = cache.runHit;

@@ -44,7 +44,7 @@ private slots:
             request.batch = batch;
             const run::RunSpecResult spec = run::resolveRunSpec(request);
             QVERIFY(spec.ok());
-            QVERIFY(store::runCached(spec.spec, opened.store.get(), control, 2).ok());
+            QVERIFY(run::runCached(spec.spec, opened.store.get(), control, 2).ok());
         }
         QVERIFY(opened.store->stats().fileBytes > (std::int64_t(2) << 20));
         QWidget parent;

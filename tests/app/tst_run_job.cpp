@@ -63,7 +63,7 @@ run::RunSpec smallSpec(std::vector<std::string> overrides = {})
 struct Recorder {
     std::vector<std::pair<int, QString>> progress;
     std::vector<std::shared_ptr<const run::RunResult>> results;
-    std::vector<store::CacheOutcome> cache;
+    std::vector<run::CacheOutcome> cache;
     std::vector<double> wallSeconds;
     QStringList failures;
     int cancelledCount = 0;
@@ -75,7 +75,7 @@ struct Recorder {
         QObject::connect(&job, &RunJob::progress, &job,
             [this](int percent, const QString& stage) { progress.emplace_back(percent, stage); });
         QObject::connect(&job, &RunJob::finished, &job,
-            [this](std::shared_ptr<const run::RunResult> result, store::CacheOutcome outcome, double wall) {
+            [this](std::shared_ptr<const run::RunResult> result, run::CacheOutcome outcome, double wall) {
                 results.push_back(std::move(result));
                 cache.push_back(outcome);
                 wallSeconds.push_back(wall);

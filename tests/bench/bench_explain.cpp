@@ -77,7 +77,7 @@ int main(int argc, char** argv)
             }
             if (!designs) {
                 NullRunControl control;
-                run::RunResult result = store::runCached(resolved.spec, opened.store.get(), control, 0, nullptr, true);
+                run::RunResult result = run::runCached(resolved.spec, opened.store.get(), control, 0, nullptr, true);
                 if (!result.ok()) {
                     std::fprintf(stderr, "run failed\n");
                     return 1;

@@ -43,7 +43,7 @@ bool benchOne(const std::string& model, const std::string& chip, int runs)
         return false;
     }
     NullRunControl control;
-    const run::RunResult result = store::runCached(resolved.spec, nullptr, control, 0, nullptr, true);
+    const run::RunResult result = run::runCached(resolved.spec, nullptr, control, 0, nullptr, true);
     if (!result.ok()) {
         std::fprintf(stderr, "run failed\n");
         return false;

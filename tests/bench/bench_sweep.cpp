@@ -139,13 +139,13 @@ int main(int argc, char** argv)
     // A reopened run (history): import + cached partition tables + stored designs with detail.
     {
         begin = std::chrono::steady_clock::now();
-        store::runCached(*spec, opened.store.get(), control, threads);
+        run::runCached(*spec, opened.store.get(), control, threads);
         const double cold = secondsOf(begin);
         std::vector<double> seconds;
         for (int i = 0; i < runs; ++i) {
             begin = std::chrono::steady_clock::now();
-            store::CacheOutcome outcome;
-            store::runCached(*spec, opened.store.get(), control, threads, nullptr, true, &outcome);
+            run::CacheOutcome outcome;
+            run::runCached(*spec, opened.store.get(), control, threads, nullptr, true, &outcome);
             seconds.push_back(secondsOf(begin));
             if (!outcome.runHit)
                 return 1;

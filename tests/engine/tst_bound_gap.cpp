@@ -157,9 +157,9 @@ void TestBoundGap::survivesTheCache()
     const run::RunSpecResult spec = run::resolveRunSpec(request);
     QVERIFY(spec.ok());
     NullRunControl control;
-    store::CacheOutcome first, second;
-    const run::RunResult computed = store::runCached(spec.spec, opened.store.get(), control, 0, nullptr, true, &first);
-    const run::RunResult cached = store::runCached(spec.spec, opened.store.get(), control, 0, nullptr, true, &second);
+    run::CacheOutcome first, second;
+    const run::RunResult computed = run::runCached(spec.spec, opened.store.get(), control, 0, nullptr, true, &first);
+    const run::RunResult cached = run::runCached(spec.spec, opened.store.get(), control, 0, nullptr, true, &second);
     QVERIFY(!first.runHit);
     QVERIFY(second.runHit);
     QCOMPARE(run::explainJson(cached), run::explainJson(computed));

@@ -112,7 +112,7 @@ private slots:
         NullRunControl control;
         for (std::int64_t batch : { 1, 2, 3 }) {
             m_specs.push_back(sampleSpec(batch));
-            const run::RunResult result = store::runCached(m_specs.back(), cache.get(), control, 2);
+            const run::RunResult result = run::runCached(m_specs.back(), cache.get(), control, 2);
             QVERIFY(result.ok());
         }
         QCOMPARE(cache->runCount(), std::int64_t(3));
@@ -194,7 +194,7 @@ private slots:
         QVERIFY(cache->loadLatencies(m_specs[0]).has_value() || report.partitionsRemoved > 0);
         // What is left still runs: a rerun is served or recomputed, with the same latencies.
         const std::vector<double> kept = cache->loadLatencies(m_specs[1]).value_or(std::vector<double> {});
-        const run::RunResult again = store::runCached(m_specs[1], cache.get(), control, 2);
+        const run::RunResult again = run::runCached(m_specs[1], cache.get(), control, 2);
         QVERIFY(again.ok());
         if (!kept.empty())
             QCOMPARE(cache->loadLatencies(m_specs[1]).value(), kept);
@@ -210,7 +210,7 @@ private slots:
         QCOMPARE(cache->partitionCount(), std::int64_t(0));
         // An emptied cache is still a cache.
         NullRunControl control;
-        QVERIFY(store::runCached(m_specs[0], cache.get(), control, 2).ok());
+        QVERIFY(run::runCached(m_specs[0], cache.get(), control, 2).ok());
         QCOMPARE(cache->runCount(), std::int64_t(1));
     }
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The SQLite result cache: schema and WAL, bit-identical round trips of partition tables and runs,
 // misses for a different spec or a damaged payload, bad files moved aside, a write killed
-// mid-transaction, two connections on one file, and store::runCached on top of it.
+// mid-transaction, two connections on one file, and run::runCached on top of it.
 #include "engine/store/result_store.h"
 
 #include "engine/core/sha256.h"
@@ -902,8 +902,8 @@ private slots:
     {
         std::unique_ptr<store::ResultStore> cache = openClean(freshPath("cached.sqlite"));
         NullRunControl control;
-        store::CacheOutcome miss;
-        const run::RunResult first = store::runCached(m_spec, cache.get(), control, 2, nullptr, true, &miss);
+        run::CacheOutcome miss;
+        const run::RunResult first = run::runCached(m_spec, cache.get(), control, 2, nullptr, true, &miss);
         QVERIFY(first.ok());
         QVERIFY(!miss.runHit && !miss.partitionHit && !miss.reusedCompiled);
         QCOMPARE(cache->runCount(), std::int64_t(1));
@@ -911,8 +911,8 @@ private slots:
         // The cached pipeline computes what the plain one does.
         QVERIFY(designsDiff(m_run.designs, first.designs).find("latencyCycles") == std::string::npos);
 
-        store::CacheOutcome hit;
-        const run::RunResult second = store::runCached(m_spec, cache.get(), control, 2, nullptr, true, &hit);
+        run::CacheOutcome hit;
+        const run::RunResult second = run::runCached(m_spec, cache.get(), control, 2, nullptr, true, &hit);
         QVERIFY(second.ok());
         QVERIFY(hit.runHit && hit.partitionHit && !hit.reusedCompiled);
         const std::string diff = designsDiff(first.designs, second.designs);
@@ -925,14 +925,14 @@ private slots:
         QCOMPARE(second.problem.planSets.size(), second.compiled->plans.size());
         QCOMPARE(second.problem.planSets.front(), &second.compiled->plans.front());
 
-        store::CacheOutcome reused;
-        const run::RunResult third = store::runCached(m_spec, cache.get(), control, 2, second.compiled, true, &reused);
+        run::CacheOutcome reused;
+        const run::RunResult third = run::runCached(m_spec, cache.get(), control, 2, second.compiled, true, &reused);
         QVERIFY(reused.runHit && reused.partitionHit && reused.reusedCompiled);
         QCOMPARE(third.compiled.get(), second.compiled.get());
 
         // No store: always computed.
-        store::CacheOutcome none;
-        const run::RunResult uncached = store::runCached(m_spec, nullptr, control, 2, nullptr, true, &none);
+        run::CacheOutcome none;
+        const run::RunResult uncached = run::runCached(m_spec, nullptr, control, 2, nullptr, true, &none);
         QVERIFY(uncached.ok() && !none.runHit && !none.partitionHit);
     }
 
@@ -940,10 +940,10 @@ private slots:
     {
         std::unique_ptr<store::ResultStore> cache = openClean(freshPath("hbm-edit.sqlite"));
         NullRunControl control;
-        QVERIFY(store::runCached(m_spec, cache.get(), control, 2).ok());
+        QVERIFY(run::runCached(m_spec, cache.get(), control, 2).ok());
         const run::RunSpec slower = resolved(kSampleModel, "ipu-mk2-hbm", { "hbm.bandwidthGBpsPerStack=300" });
-        store::CacheOutcome outcome;
-        const run::RunResult edited = store::runCached(slower, cache.get(), control, 2, nullptr, true, &outcome);
+        run::CacheOutcome outcome;
+        const run::RunResult edited = run::runCached(slower, cache.get(), control, 2, nullptr, true, &outcome);
         QVERIFY(edited.ok());
         QVERIFY(!outcome.runHit && outcome.partitionHit && !outcome.reusedCompiled);
         QCOMPARE(cache->partitionCount(), std::int64_t(1));
@@ -963,14 +963,14 @@ private slots:
         const run::RunSpec spec = resolved(kSampleModel, "ipu-mk2-hbm", { "sramBytesPerCore=200000" });
         std::unique_ptr<store::ResultStore> cache = openClean(freshPath("split.sqlite"));
         NullRunControl control;
-        const run::RunResult searched = store::runCached(spec, cache.get(), control, 2);
+        const run::RunResult searched = run::runCached(spec, cache.get(), control, 2);
         QVERIFY2(searched.ok(), searched.errors.empty() ? "stopped" : searched.errors.front().c_str());
         const auto& steps = searched.problem.steps;
         QVERIFY(std::any_of(steps.begin(), steps.end(), [](const schedule::Step& s) { return s.parts > 1; }));
         const run::RunSpec edited
             = resolved(kSampleModel, "ipu-mk2-hbm", { "sramBytesPerCore=200000", "hbm.bandwidthGBpsPerStack=300" });
-        store::CacheOutcome outcome;
-        const run::RunResult fromTables = store::runCached(edited, cache.get(), control, 2, nullptr, true, &outcome);
+        run::CacheOutcome outcome;
+        const run::RunResult fromTables = run::runCached(edited, cache.get(), control, 2, nullptr, true, &outcome);
         QVERIFY(outcome.partitionHit && !outcome.reusedCompiled);
         const run::RunResult fresh = run::executeRun(edited, control, 2);
         QVERIFY(fromTables.ok() && fresh.ok());
