@@ -3,7 +3,7 @@
 #pragma once
 
 // Sharding annotations of a not yet partitioned module: how many pieces a value is split into, per
-// dim, so that ops are costed at their per-device (local) shape (hlo_program.cpp follows them).
+// dim, so that ops are costed at their per-device (local) shape (hlo_program_unpartitioned.cpp follows them).
 // Read forms: mhlo.sharding strings ("{devices=[8,1]<=[8]}", "{devices=[2,1,2]0,1,2,3
 // last_tile_dim_replicate}", "{replicated}", "{maximal device=0}", "{manual}") and Shardy's
 // #sdy.sharding<@mesh, [{"x"}, {}]> / #sdy.sharding_per_value<[<@mesh, [...]>, ...]> with the axis
