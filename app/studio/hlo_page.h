@@ -11,18 +11,9 @@
 #include "app/studio/hlo_export.h"
 #include "app/studio/hlo_job.h"
 
-class QCheckBox;
-class QComboBox;
-class QLabel;
-class QListWidget;
-class QPlainTextEdit;
-class QProgressBar;
 class QPushButton;
-class QSortFilterProxyModel;
-class QTableView;
 class QTableWidget;
 class QTabWidget;
-class QToolButton;
 
 namespace elk::store {
 class ResultStore;
@@ -37,7 +28,9 @@ class HloStepTimelineView;
 
 namespace elk::app {
 
-class RecentFilesMenu;
+class HloInputsForm;
+class HloReportPanel;
+class HloRunStatus;
 
 /// The StableHLO page: open a .mlir module, pick a system and an estimator chain (and more
 /// configurations to compare side by side), slicing and fusion, run it on a worker (HloJob, through
@@ -46,6 +39,9 @@ class RecentFilesMenu;
 /// Figures export through FigureExportDialog; the selected configuration's data as JSON, CSV, a
 /// Perfetto trace or Chakra traces. A module that does not parse, an unknown system or a failing
 /// estimator shows its located error in the page; the page stays usable.
+///
+/// The page wires its parts: the inputs (HloInputsForm), the run status (HloRunStatus) and the report
+/// (HloReportPanel, with the export buttons), to the job and to its dialogs.
 class HloPage : public QWidget {
     Q_OBJECT
 public:
@@ -78,26 +74,26 @@ public:
 
     HloJob* job() const { return m_job; }
     /// The last finished runs (null before the first).
-    HloRunSetPtr runs() const { return m_runs; }
+    HloRunSetPtr runs() const;
     /// Index of the configuration the regions table, the warnings and the data exports show.
-    int selectedConfiguration() const { return m_selected; }
+    int selectedConfiguration() const;
     void selectConfiguration(int index);
 
     /// Makes the tab of a plot current: "hlo-timeline" or "hlo-roofline"; false for another kind.
     bool showPlot(const QString& figureKind);
     /// The plot of the current tab (step timeline or roofline), else null.
     elk::widgets::HloPlotView* currentPlotView() const;
-    elk::widgets::HloStepTimelineView* timelineView() const { return m_timeline; }
-    elk::widgets::HloRooflineView* rooflineView() const { return m_roofline; }
-    elk::widgets::HloRegionTableModel* regionModel() const { return m_regionModel; }
-    QTableWidget* summaryTable() const { return m_summary; }
-    QTabWidget* tabs() const { return m_tabs; }
+    elk::widgets::HloStepTimelineView* timelineView() const;
+    elk::widgets::HloRooflineView* rooflineView() const;
+    elk::widgets::HloRegionTableModel* regionModel() const;
+    QTableWidget* summaryTable() const;
+    QTabWidget* tabs() const;
     /// What the page's error line says (empty when it is hidden).
     QString errorText() const;
     /// The progress line's text.
     QString progressText() const;
-    QPushButton* runButton() const { return m_runButton; }
-    QPushButton* cancelButton() const { return m_cancelButton; }
+    QPushButton* runButton() const;
+    QPushButton* cancelButton() const;
 
     /// Writes the selected configuration's run; returns why not, or empty.
     QString exportData(HloDataFormat format, const QString& path) const;
@@ -114,46 +110,20 @@ signals:
     void statusMessage(const QString& message);
 
 private:
-    QWidget* buildControls();
-    QWidget* buildResults();
-    void fillSystemCombo(QComboBox* combo);
-    void fillEstimatorCombo(QComboBox* combo);
-    void onEstimatorChosen(QComboBox* combo);
+    void wireJob();
     void onFinished(HloRunSetPtr runs);
-    void showError(const QString& text);
-    void fillSummary();
-    void fitSummaryHeight();
+    /// Where the export dialogs start: the last folder, else home.
+    QString exportFolder() const;
     void updateButtons();
 
     HloJob* m_job = nullptr;
     QString m_path;
+    /// Shared by all the page's file dialogs: the last module's folder or the last export's.
     QString m_lastFolder;
-    HloRunSetPtr m_runs;
-    int m_selected = 0;
-    std::vector<HloConfiguration> m_comparisons;
 
-    QLabel* m_fileLabel = nullptr;
-    RecentFilesMenu* m_recent = nullptr;
-    QComboBox* m_system = nullptr;
-    QComboBox* m_estimator = nullptr;
-    QComboBox* m_compareSystem = nullptr;
-    QComboBox* m_compareEstimator = nullptr;
-    QListWidget* m_comparisonList = nullptr;
-    QComboBox* m_split = nullptr;
-    QCheckBox* m_fusion = nullptr;
-    QPushButton* m_runButton = nullptr;
-    QPushButton* m_cancelButton = nullptr;
-    QProgressBar* m_progressBar = nullptr;
-    QLabel* m_progressLabel = nullptr;
-    QLabel* m_error = nullptr;
-    QTableWidget* m_summary = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    elk::widgets::HloRegionTableModel* m_regionModel = nullptr;
-    QSortFilterProxyModel* m_regionProxy = nullptr;
-    QTableView* m_regionTable = nullptr;
-    elk::widgets::HloStepTimelineView* m_timeline = nullptr;
-    elk::widgets::HloRooflineView* m_roofline = nullptr;
-    QPlainTextEdit* m_warnings = nullptr;
+    HloInputsForm* m_inputs = nullptr;
+    HloRunStatus* m_status = nullptr;
+    HloReportPanel* m_report = nullptr;
 };
 
 } // namespace elk::app
