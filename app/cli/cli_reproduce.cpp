@@ -190,11 +190,12 @@ int runReproduce(const QStringList& args, Io io)
                         .arg(seconds, 0, 'f', 1)
                         .arg(run.fromCache);
     bool figuresOk = true;
-    for (std::size_t f = 0; f < figures.size(); ++f) {
-        const std::string figure = figures[int(f)].toStdString();
-        const std::vector<run::PaperPointResult> results(run.points.begin() + std::ptrdiff_t(ranges[f].first),
-            run.points.begin() + std::ptrdiff_t(ranges[f].second));
-        const QString base = outDir + u"/"_s + figures[int(f)];
+    for (qsizetype f = 0; f < figures.size(); ++f) {
+        const std::string figure = figures[f].toStdString();
+        const auto& range = ranges[std::size_t(f)];
+        const std::vector<run::PaperPointResult> results(
+            run.points.begin() + std::ptrdiff_t(range.first), run.points.begin() + std::ptrdiff_t(range.second));
+        const QString base = outDir + u"/"_s + figures[f];
         if (!writeFile(base + u".csv"_s, exports::reproduceCsv(figure, results), command, io)
             || !writeFile(
                 base + u"-summary.json"_s, exports::summaryJson(figure, options.mode, results, values), command, io))
