@@ -1,11 +1,14 @@
 # SPDX-FileCopyrightText: 2026 Elk Studio contributors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# cmake -DENGINE_DIR=engine -DLAYERS="core=|model=core|..." [-DSTAMP=file] -P check_layers.cmake
+# cmake -DENGINE_DIR=engine -DLAYERS="core=|model=core|..." [-DFRONT_ENDS="app|widgets" -DFACADE=core,run,...]
+#       [-DSTAMP=file] -P check_layers.cmake
 #
 # Fails, naming file, line and the folders allowed, when a file of an engine folder includes a header
 # of an engine folder that is not below it. LAYERS lists the folders bottom up, each with the folders
-# it uses directly; what those use is allowed too. Writes STAMP when every include is in order.
+# it uses directly; what those use is allowed too. A file under one of the FRONT_ENDS folders (the app,
+# the CLI, the widgets) may include only the engine folders FACADE names: the rest of the engine is
+# reached through them. Writes STAMP when every include is in order.
 cmake_minimum_required(VERSION 3.25)
 if(NOT ENGINE_DIR OR NOT LAYERS)
     message(FATAL_ERROR "usage: cmake -DENGINE_DIR=DIR -DLAYERS=\"a=|b=a|...\" [-DSTAMP=FILE] -P check_layers.cmake")
@@ -34,33 +37,77 @@ foreach(entry IN LISTS layers)
     list(APPEND folders "${folder}")
 endforeach()
 
+# engine_includes(FILE OUT): "LINE=FOLDER" for each #include of an engine header in FILE.
+function(engine_includes file out)
+    # Lines as a list: the characters CMake's lists treat specially (; [ ]) never matter to an include.
+    file(READ "${file}" text)
+    string(REGEX REPLACE "[];[\\]" "" text "${text}")
+    string(REPLACE "\n" ";" allLines "${text}")
+    set(found "")
+    set(lineNumber 0)
+    foreach(line IN LISTS allLines)
+        math(EXPR lineNumber "${lineNumber} + 1")
+        if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*[\"<]engine/([a-z_]+)/")
+            list(APPEND found "${lineNumber}=${CMAKE_MATCH_1}")
+        endif()
+    endforeach()
+    set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
 set(problems "")
 foreach(folder IN LISTS folders)
     file(GLOB_RECURSE files "${ENGINE_DIR}/${folder}/*.h" "${ENGINE_DIR}/${folder}/*.cpp" "${ENGINE_DIR}/${folder}/*.in")
     list(SORT files)
     foreach(file IN LISTS files)
-        # Lines as a list: the characters CMake's lists treat specially (; [ ]) never matter to an include.
-        file(READ "${file}" text)
-        string(REGEX REPLACE "[];[\\]" "" text "${text}")
-        string(REPLACE "\n" ";" allLines "${text}")
-        set(lineNumber 0)
-        foreach(line IN LISTS allLines)
-            math(EXPR lineNumber "${lineNumber} + 1")
-            if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*[\"<]engine/([a-z_]+)/")
-                set(included "${CMAKE_MATCH_1}")
-                if(NOT included STREQUAL folder AND NOT included IN_LIST allowed_${folder})
-                    file(RELATIVE_PATH shown "${ENGINE_DIR}/.." "${file}")
-                    string(REPLACE ";" ", " allowedText "${allowed_${folder}}")
-                    if(allowedText STREQUAL "")
-                        set(allowedText "no other folder: it is the bottom layer")
-                    endif()
-                    string(APPEND problems "\n  ${shown}:${lineNumber}: includes engine/${included}/, which is not below "
-                        "engine/${folder} (it may include ${allowedText})")
+        engine_includes("${file}" includes)
+        foreach(entry IN LISTS includes)
+            string(REPLACE "=" ";" parts "${entry}")
+            list(GET parts 0 lineNumber)
+            list(GET parts 1 included)
+            if(NOT included STREQUAL folder AND NOT included IN_LIST allowed_${folder})
+                file(RELATIVE_PATH shown "${ENGINE_DIR}/.." "${file}")
+                string(REPLACE ";" ", " allowedText "${allowed_${folder}}")
+                if(allowedText STREQUAL "")
+                    set(allowedText "no other folder: it is the bottom layer")
                 endif()
+                string(APPEND problems "\n  ${shown}:${lineNumber}: includes engine/${included}/, which is not below "
+                    "engine/${folder} (it may include ${allowedText})")
             endif()
         endforeach()
     endforeach()
 endforeach()
+
+# The front ends reach the engine through its facade folders only.
+if(FRONT_ENDS)
+    if(NOT FACADE)
+        message(FATAL_ERROR "engine layers: FRONT_ENDS needs FACADE, the engine folders they may include")
+    endif()
+    string(REPLACE "," ";" facade "${FACADE}")
+    string(REPLACE "|" ";" frontEnds "${FRONT_ENDS}")
+    string(REPLACE ";" ", " facadeText "${facade}")
+    set(facadeProblems "")
+    foreach(frontEnd IN LISTS frontEnds)
+        file(GLOB_RECURSE files "${frontEnd}/*.h" "${frontEnd}/*.cpp")
+        list(SORT files)
+        foreach(file IN LISTS files)
+            engine_includes("${file}" includes)
+            foreach(entry IN LISTS includes)
+                string(REPLACE "=" ";" parts "${entry}")
+                list(GET parts 0 lineNumber)
+                list(GET parts 1 included)
+                if(NOT included IN_LIST facade)
+                    file(RELATIVE_PATH shown "${frontEnd}/.." "${file}")
+                    string(APPEND facadeProblems "\n  ${shown}:${lineNumber}: includes engine/${included}/, which is behind "
+                        "the engine facade")
+                endif()
+            endforeach()
+        endforeach()
+    endforeach()
+    if(facadeProblems)
+        string(APPEND problems "${facadeProblems}\n  (a front end includes only engine/${facadeText}; "
+            "engine/run/chips.h, models.h, results.h and cost_fit.h give what it needs of the other folders)")
+    endif()
+endif()
 
 if(problems)
     message(FATAL_ERROR "engine layers: an include goes up or sideways (engine/README.md gives the order; move the "

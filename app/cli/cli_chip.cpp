@@ -8,8 +8,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
-#include "engine/chip/chip_spec_json.h"
-#include "engine/chip/chip_validate.h"
+#include "engine/run/chips.h"
 
 using namespace Qt::Literals::StringLiterals;
 

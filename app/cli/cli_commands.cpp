@@ -12,7 +12,7 @@
 #include "app/cli/cli_internal.h"
 #include "app/cli/cli_reproduce.h"
 #include "engine/core/version.h"
-#include "engine/import/transformer_builder.h"
+#include "engine/run/models.h"
 #include "engine/store/result_store.h"
 
 using namespace Qt::Literals::StringLiterals;

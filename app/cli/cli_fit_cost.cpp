@@ -8,7 +8,7 @@
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
 #include "engine/core/sha256.h"
-#include "engine/cost/fitted_cost.h"
+#include "engine/run/cost_fit.h"
 
 using namespace Qt::Literals::StringLiterals;
 

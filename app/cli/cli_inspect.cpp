@@ -15,13 +15,8 @@
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
 #include "app/cli/cli_run_request.h"
-#include "engine/import/einstein_importer.h"
-#include "engine/import/onnx_importer.h"
-#include "engine/import/transformer_builder.h"
-#include "engine/model/graph_analysis.h"
-#include "engine/model/graph_json.h"
-#include "engine/model/graph_summary.h"
 #include "engine/run/model_load.h"
+#include "engine/run/models.h"
 #include "engine/run/run_spec.h"
 
 using namespace Qt::Literals::StringLiterals;

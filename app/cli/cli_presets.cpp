@@ -6,8 +6,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
-#include "engine/chip/chip_spec_json.h"
-#include "engine/chip/presets.h"
+#include "engine/run/chips.h"
 
 using namespace Qt::Literals::StringLiterals;
 

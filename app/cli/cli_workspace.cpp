@@ -6,8 +6,8 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_internal.h"
-#include "engine/model/graph_summary.h"
 #include "engine/run/model_load.h"
+#include "engine/run/models.h"
 #include "engine/run/run_spec.h"
 #include "engine/run/workspace.h"
 

@@ -17,8 +17,8 @@
 #include <QVBoxLayout>
 
 #include "app/studio/recent_files.h"
-#include "engine/chip/presets.h"
 #include "engine/hlo/hlo_presets.h"
+#include "engine/run/chips.h"
 
 namespace elk::app {
 

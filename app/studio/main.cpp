@@ -16,9 +16,9 @@
 #include "app/studio/main_window.h"
 #include "app/studio/run_views.h"
 #include "app/studio/sweep_panel.h"
-#include "engine/chip/presets.h"
 #include "engine/core/version.h"
 #include "engine/hlo/hlo_presets.h"
+#include "engine/run/chips.h"
 #include "engine/run/sweep.h"
 #include "widgets/plots/figure_metadata.h"
 

@@ -10,10 +10,8 @@
 #include <QStringList>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "engine/model/graph_analysis.h"
-#include "engine/model/graph_json.h"
-#include "engine/model/graph_summary.h"
 #include "engine/run/model_load.h"
+#include "engine/run/models.h"
 
 namespace elk::app {
 

@@ -15,7 +15,7 @@
 #include "app/studio/run_summary.h"
 #include "app/studio/run_views.h"
 #include "app/studio/workspace_controller.h"
-#include "engine/chip/presets.h"
+#include "engine/run/chips.h"
 #include "widgets/chip_editor/chip_compare_picker.h"
 #include "widgets/chip_editor/chip_editor.h"
 #include "widgets/model/model_pane.h"

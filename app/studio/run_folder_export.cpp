@@ -12,8 +12,8 @@
 #include "engine/export/csv_export.h"
 #include "engine/export/perfetto_trace.h"
 #include "engine/export/run_export.h"
+#include "engine/run/results.h"
 #include "engine/run/run_compile.h"
-#include "engine/schedule/program.h"
 
 namespace elk::app {
 

@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QtConcurrent>
 
-#include "engine/chip/chip_spec_json.h"
+#include "engine/run/chips.h"
 
 namespace elk::app {
 

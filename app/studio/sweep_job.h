@@ -10,7 +10,7 @@
 #include <QString>
 
 #include "app/studio/job_slots.h"
-#include "engine/chip/chip_spec.h"
+#include "engine/run/chips.h"
 #include "engine/run/sweep.h"
 
 namespace elk::store {

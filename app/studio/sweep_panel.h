@@ -10,7 +10,7 @@
 #include <QWidget>
 
 #include "app/studio/sweep_job.h"
-#include "engine/chip/chip_spec.h"
+#include "engine/run/chips.h"
 #include "engine/run/run_spec.h"
 
 class QCheckBox;

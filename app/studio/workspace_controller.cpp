@@ -15,7 +15,7 @@
 #include "app/studio/recent_files.h"
 #include "app/studio/run_views.h"
 #include "app/studio/studio_workspace.h"
-#include "engine/chip/presets.h"
+#include "engine/run/chips.h"
 #include "widgets/chip_editor/chip_compare_picker.h"
 #include "widgets/chip_editor/chip_editor.h"
 #include "widgets/model/model_pane.h"

@@ -8,7 +8,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 
-#include "engine/chip/presets.h"
+#include "engine/run/chips.h"
 
 namespace elk::widgets {
 

@@ -21,9 +21,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include "engine/chip/chip_spec_json.h"
-#include "engine/chip/chip_validate.h"
-#include "engine/chip/presets.h"
+#include "engine/run/chips.h"
 #include "widgets/chip_editor/chip_schematic.h"
 #include "widgets/chip_editor/spec_snapshot_command.h"
 

@@ -10,7 +10,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "engine/chip/chip_spec.h"
+#include "engine/run/chips.h"
 
 class QAction;
 class QComboBox;

@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "engine/chip/chip_spec.h"
+#include "engine/run/chips.h"
 
 namespace elk::widgets {
 

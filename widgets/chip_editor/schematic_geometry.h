@@ -9,7 +9,7 @@
 #include <QSizeF>
 #include <QStringList>
 
-#include "engine/chip/chip_spec.h"
+#include "engine/run/chips.h"
 
 namespace elk::widgets {
 

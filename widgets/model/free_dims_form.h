@@ -6,7 +6,7 @@
 
 #include <QGroupBox>
 
-#include "engine/import/import_result.h"
+#include "engine/run/models.h"
 
 class QFormLayout;
 class QLabel;

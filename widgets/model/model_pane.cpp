@@ -28,8 +28,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
-#include "engine/import/transformer_builder.h"
 #include "engine/run/model_load.h"
+#include "engine/run/models.h"
 #include "widgets/model/free_dims_form.h"
 #include "widgets/model/model_summary_view.h"
 #include "widgets/model/op_table_model.h"

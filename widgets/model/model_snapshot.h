@@ -11,10 +11,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "engine/import/import_result.h"
-#include "engine/model/graph.h"
-#include "engine/model/graph_analysis.h"
-#include "engine/model/graph_summary.h"
+#include "engine/run/models.h"
 #include "engine/run/run_spec.h"
 
 namespace elk::widgets {

@@ -8,7 +8,7 @@
 #include <QPoint>
 #include <QPointF>
 
-#include "engine/schedule/schedule.h"
+#include "engine/run/results.h"
 #include "widgets/plots/plot_view.h"
 #include "widgets/timeline/gantt_data.h"
 

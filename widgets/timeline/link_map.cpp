@@ -7,8 +7,8 @@
 #include <limits>
 #include <utility>
 
-#include "engine/chip/chip_spec.h"
-#include "engine/sim/sim_result.h"
+#include "engine/run/chips.h"
+#include "engine/run/results.h"
 
 namespace elk::widgets {
 
