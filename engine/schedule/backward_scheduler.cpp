@@ -54,21 +54,21 @@ double BackwardScheduler::nocFit(double deadline, double commCycles, int k) cons
     double cursor = deadline;
     for (int q = k - 2; q >= 0 && need > 0; --q) {
         const StepTimes& p = m_times[static_cast<std::size_t>(preloadOp(static_cast<std::size_t>(q)))];
-        const double end = std::min(p.preEnd, cursor);
+        const double end = std::min(p.preloadEndCycles, cursor);
         if (end < cursor) {
             if (need <= cursor - end)
                 return cursor - need;
             need -= cursor - end;
             cursor = end;
         }
-        const double length = p.preEnd - p.preStart;
-        if (end > p.preStart && length > 0 && p.idle > 0) {
-            const double available = p.idle * (end - p.preStart) / length;
+        const double length = p.preloadEndCycles - p.preloadStartCycles;
+        if (end > p.preloadStartCycles && length > 0 && p.nocIdleCycles > 0) {
+            const double available = p.nocIdleCycles * (end - p.preloadStartCycles) / length;
             if (available >= need)
-                return end - (end - p.preStart) * need / available;
+                return end - (end - p.preloadStartCycles) * need / available;
             need -= available;
         }
-        cursor = std::min(cursor, p.preStart);
+        cursor = std::min(cursor, p.preloadStartCycles);
     }
     return cursor - need;
 }
@@ -81,42 +81,43 @@ void BackwardScheduler::pushPreloads(double start, double deadline, double commC
     int latest = -1;
     for (int q = k - 2; q >= 0; --q) {
         const StepTimes& p = m_times[static_cast<std::size_t>(preloadOp(static_cast<std::size_t>(q)))];
-        const double overlap = std::min(p.preEnd, deadline) - std::max(p.preStart, start);
-        if (p.preEnd <= start)
+        const double overlap = std::min(p.preloadEndCycles, deadline) - std::max(p.preloadStartCycles, start);
+        if (p.preloadEndCycles <= start)
             break;
-        if (overlap <= 0 || p.preEnd <= p.preStart)
+        if (overlap <= 0 || p.preloadEndCycles <= p.preloadStartCycles)
             continue;
         if (latest < 0)
             latest = q;
-        busy += overlap * (1.0 - p.idle / (p.preEnd - p.preStart));
+        busy += overlap * (1.0 - p.nocIdleCycles / (p.preloadEndCycles - p.preloadStartCycles));
     }
     const double deficit = commCycles - ((deadline - start) - busy);
     if (latest < 0 || deficit <= 0)
         return;
-    m_times[static_cast<std::size_t>(preloadOp(static_cast<std::size_t>(latest)))].preStart -= deficit;
+    m_times[static_cast<std::size_t>(preloadOp(static_cast<std::size_t>(latest)))].preloadStartCycles -= deficit;
     for (int q = latest - 1; q >= 0; --q) {
         StepTimes& p = m_times[static_cast<std::size_t>(preloadOp(static_cast<std::size_t>(q)))];
-        const double nextStart = m_times[static_cast<std::size_t>(preloadOp(static_cast<std::size_t>(q + 1)))].preStart;
-        if (p.preEnd <= nextStart)
+        const double nextStart
+            = m_times[static_cast<std::size_t>(preloadOp(static_cast<std::size_t>(q + 1)))].preloadStartCycles;
+        if (p.preloadEndCycles <= nextStart)
             break;
-        const double shift = p.preEnd - nextStart;
-        p.preStart -= shift;
-        p.preEnd -= shift;
+        const double shift = p.preloadEndCycles - nextStart;
+        p.preloadStartCycles -= shift;
+        p.preloadEndCycles -= shift;
     }
 }
 
 void BackwardScheduler::materialize(int step)
 {
     StepTimes& t = m_times[static_cast<std::size_t>(step)];
-    double end = t.exeStart;
+    double end = t.executeStartCycles;
     if (!m_loaded.empty())
-        end = std::min(end, m_times[static_cast<std::size_t>(m_loaded.back())].preStart);
+        end = std::min(end, m_times[static_cast<std::size_t>(m_loaded.back())].preloadStartCycles);
     const auto& entry = m_problem.planSets[m_problem.steps[static_cast<std::size_t>(step)].planSet]
                             ->table[static_cast<std::size_t>(t.entry)];
     const PreloadTime load = preloadTime(m_problem, m_hbmBytes[static_cast<std::size_t>(step)], entry.preloadBytes);
-    t.preEnd = end;
-    t.preStart = end - load.totalCycles;
-    t.idle = load.idleCycles();
+    t.preloadEndCycles = end;
+    t.preloadStartCycles = end - load.totalCycles;
+    t.nocIdleCycles = load.idleCycles();
     m_loaded.push_back(step);
     m_pendingBytes -= entry.preloadBytes;
     --m_pendingCount;
@@ -146,7 +147,7 @@ bool BackwardScheduler::run(const BackwardOptions& options)
         const std::uint32_t set = step.planSet;
         const auto& table = m_problem.planSets[set]->table;
         const bool restricted = m_inverted[static_cast<std::size_t>(i)] != 0;
-        const double nextExe = i == n - 1 ? 0.0 : m_times[static_cast<std::size_t>(i + 1)].exeStart;
+        const double nextExe = i == n - 1 ? 0.0 : m_times[static_cast<std::size_t>(i + 1)].executeStartCycles;
 
         // Candidates k = 1..: op i ends before the k-th placed preload starts.
         m_candidates.clear();
@@ -155,7 +156,7 @@ bool BackwardScheduler::run(const BackwardOptions& options)
         for (int k = 1; k <= kLimit; ++k) {
             const std::size_t q = static_cast<std::size_t>(k - 1);
             const bool placed = q < m_loaded.size();
-            const double start = placed ? m_times[static_cast<std::size_t>(preloadOp(q))].preStart : kInf;
+            const double start = placed ? m_times[static_cast<std::size_t>(preloadOp(q))].preloadStartCycles : kInf;
             m_candidates.push_back({ std::min(start, nextExe), resident });
             if (!placed || start >= nextExe)
                 break;
@@ -233,11 +234,12 @@ bool BackwardScheduler::run(const BackwardOptions& options)
         t.entry = entry;
         t.preloadBytes = pe.preloadBytes;
         t.k = k;
-        t.exeEnd = deadline;
-        t.exeStart = startOf(entry, k);
-        t.stall = std::max(0.0, deadline - pe.totalCycles - t.exeStart);
+        t.executeEndCycles = deadline;
+        t.executeStartCycles = startOf(entry, k);
+        t.stallCycles = std::max(0.0, deadline - pe.totalCycles - t.executeStartCycles);
         if (!m_problem.delayCompute && m_problem.nocContention && k > 1)
-            pushPreloads(t.exeStart, deadline, m_problem.planSets[set]->costs[pe.executePlan].commCycles(), k);
+            pushPreloads(
+                t.executeStartCycles, deadline, m_problem.planSets[set]->costs[pe.executePlan].commCycles(), k);
         m_pendingBytes += pe.preloadBytes;
         ++m_pendingCount;
         while (back >= 0 && order[static_cast<std::size_t>(back)] >= i)
@@ -245,7 +247,7 @@ bool BackwardScheduler::run(const BackwardOptions& options)
     }
     double earliest = 0;
     for (const StepTimes& t : m_times)
-        earliest = std::min({ earliest, t.preStart, t.exeStart });
+        earliest = std::min({ earliest, t.preloadStartCycles, t.executeStartCycles });
     m_latencyCycles = -earliest;
     return true;
 }
@@ -266,13 +268,13 @@ Schedule BackwardScheduler::toSchedule(Design design) const
         s.tableEntry = static_cast<std::uint32_t>(t.entry);
         s.preloadBytes = pe.preloadBytes;
         s.executeBytes = pe.executeBytes;
-        s.preload = { t.preStart + offset, t.preEnd + offset };
-        s.execute = { t.exeStart + offset, t.exeEnd + offset };
+        s.preload = { t.preloadStartCycles + offset, t.preloadEndCycles + offset };
+        s.execute = { t.executeStartCycles + offset, t.executeEndCycles + offset };
         s.computeCycles = cost.computeCycles;
         s.commCycles = cost.commCycles();
         s.warmupCycles = pe.warmupCycles;
-        s.stallCycles = t.stall;
-        s.nocIdleCycles = t.idle;
+        s.stallCycles = t.stallCycles;
+        s.nocIdleCycles = t.nocIdleCycles;
         s.overlappedPreloads = t.k - 1;
         s.preloadPosition = m_position[i];
         schedule.preloadOrder[static_cast<std::size_t>(m_position[i])] = static_cast<int>(i);

@@ -32,8 +32,8 @@ struct BackwardOptions {
 struct StepTimes {
     int entry = -1;
     std::int64_t preloadBytes = 0; ///< of the chosen entry
-    double exeStart = 0, exeEnd = 0, preStart = 0, preEnd = 0;
-    double stall = 0, idle = 0;
+    double executeStartCycles = 0, executeEndCycles = 0, preloadStartCycles = 0, preloadEndCycles = 0;
+    double stallCycles = 0, nocIdleCycles = 0; ///< execute stall; NoC time the preloads leave idle
     int k = 1;
 };
 

@@ -137,17 +137,18 @@ BoundGapRecorder::BoundGapRecorder(const Topology& topology, const TrafficBuilde
     m_gap.floorResource = text;
 }
 
-double BoundGapRecorder::floorUse(const PipeState& pipe, bool preloadPipe, double dt) const
+double BoundGapRecorder::floorUse(const PipeState& pipe, bool preloadPipe, double dtCycles) const
 {
     switch (m_gap.floorKind) {
     case FloorKind::Hbm:
         if (!(m_capacity > 0)) // a chip without HBM stacks: the floor is 0 and every segment a loss
             return 0.0;
-        return preloadPipe && pipe.transferring ? pipe.rate * dt * m_traffic.vector(pipe.vector).hbmBytes / m_capacity
-                                                : 0.0;
+        return preloadPipe && pipe.transferring
+            ? pipe.rate * dtCycles * m_traffic.vector(pipe.vector).hbmBytes / m_capacity
+            : 0.0;
     case FloorKind::Compute:
         return !preloadPipe && pipe.active && !pipe.transferring && pipe.stage == Compute
-            ? dt * pipe.fixedSpeed * m_computeWork[std::size_t(pipe.step)]
+            ? dtCycles * pipe.fixedSpeed * m_computeWork[std::size_t(pipe.step)]
             : 0.0;
     case FloorKind::Link:
         if (!pipe.transferring || (m_separatePlanes && preloadPipe != m_linkPreloadPlane))
@@ -159,7 +160,7 @@ double BoundGapRecorder::floorUse(const PipeState& pipe, bool preloadPipe, doubl
             bytes = at != v.links.end() && *at == std::uint32_t(m_link) ? v.bytes[std::size_t(at - v.links.begin())]
                                                                         : 0.0;
         }
-        return pipe.rate * dt * bytes / m_capacity;
+        return pipe.rate * dtCycles * bytes / m_capacity;
     }
     return 0.0;
 }
@@ -197,22 +198,22 @@ GapCause BoundGapRecorder::cause(const PipeState& pre, const PipeState& exe, boo
 }
 
 void BoundGapRecorder::segment(
-    double now, double dt, const PipeState& pre, const PipeState& exe, bool preloadsLeft, bool awaitedHeld)
+    double nowCycles, double dtCycles, const PipeState& pre, const PipeState& exe, bool preloadsLeft, bool awaitedHeld)
 {
-    if (!(dt > 0))
+    if (!(dtCycles > 0))
         return;
-    const double used = floorUse(pre, true, dt) + floorUse(exe, false, dt);
-    const double loss = dt - used;
+    const double used = floorUse(pre, true, dtCycles) + floorUse(exe, false, dtCycles);
+    const double loss = dtCycles - used;
     GapPart& part = m_gap.parts[std::size_t(cause(pre, exe, preloadsLeft, awaitedHeld))];
     part.lossCycles += loss;
-    part.durationCycles += dt;
-    if (loss <= 1e-9 * dt)
+    part.durationCycles += dtCycles;
+    if (loss <= 1e-9 * dtCycles)
         return;
-    const double end = now + dt;
-    if (!part.intervals.empty() && part.intervals.back().endCycles >= now - 1e-9 * std::max(1.0, now))
+    const double end = nowCycles + dtCycles;
+    if (!part.intervals.empty() && part.intervals.back().endCycles >= nowCycles - 1e-9 * std::max(1.0, nowCycles))
         part.intervals.back().endCycles = end;
     else
-        part.intervals.push_back({ now, end });
+        part.intervals.push_back({ nowCycles, end });
 }
 
 } // namespace elk::sim::detail

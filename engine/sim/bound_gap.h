@@ -24,24 +24,24 @@ struct PipeState {
 
 /// The bound-gap waterfall, measured while the event loop runs. The floor resource R is chosen before
 /// the loop from totals the run is sure to move (every phase's vector once, every op's peak compute
-/// cycles): HBM, compute or the hottest link. Then L − F = Σ over segments of dt × (1 − u_R), u_R
+/// cycles): HBM, compute or the hottest link. Then L − F = Σ over segments of dtCycles × (1 − u_R), u_R
 /// being R's utilisation in the segment (≤ 1: the fair sharing never exceeds a capacity), so each
-/// segment's loss dt × (1 − u_R) is ≥ 0 and goes to the one cause its pipes' state names.
+/// segment's loss dtCycles × (1 − u_R) is ≥ 0 and goes to the one cause its pipes' state names.
 /// Separate planes (ideal design): preload and execute traffic are counted on separate link copies.
 class BoundGapRecorder {
 public:
     BoundGapRecorder(const Topology& topology, const TrafficBuilder& traffic, const schedule::ScheduleProblem& problem,
         const std::vector<StepPlan>& plans, bool separatePlanes);
 
-    /// [now, now + dt). `preloadsLeft`: a preload call has not started (so, with the preload pipe
+    /// [nowCycles, nowCycles + dtCycles). `preloadsLeft`: a preload call has not started (so, with the preload pipe
     /// idle, it is held back until earlier executions end); `awaitedHeld`: the preload the idle
     /// execute pipe waits for started held back like that.
-    void segment(
-        double now, double dt, const PipeState& pre, const PipeState& exe, bool preloadsLeft, bool awaitedHeld);
+    void segment(double nowCycles, double dtCycles, const PipeState& pre, const PipeState& exe, bool preloadsLeft,
+        bool awaitedHeld);
     BoundGap finish() const { return m_gap; }
 
 private:
-    double floorUse(const PipeState& pipe, bool preloadPipe, double dt) const;
+    double floorUse(const PipeState& pipe, bool preloadPipe, double dtCycles) const;
     GapCause cause(const PipeState& pre, const PipeState& exe, bool preloadsLeft, bool awaitedHeld) const;
 
     const TrafficBuilder& m_traffic;

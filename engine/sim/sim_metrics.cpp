@@ -33,7 +33,7 @@ MetricsRecorder::MetricsRecorder(const Topology& topology, const TrafficBuilder&
     sampleSram(0);
 }
 
-void MetricsRecorder::sampleSram(double now)
+void MetricsRecorder::sampleSram(double nowCycles)
 {
     std::int64_t bytes = m_resident;
     if (m_executing >= 0)
@@ -42,41 +42,42 @@ void MetricsRecorder::sampleSram(double now)
     else if (m_nextStep < static_cast<int>(m_problem.steps.size()))
         bytes += m_problem.steps[static_cast<std::size_t>(m_nextStep)].reservedBytesPerCore;
     m_result.sramPeakBytesPerCore = std::max(m_result.sramPeakBytesPerCore, bytes);
-    push(m_result.sramBytesPerCore, now, static_cast<double>(bytes));
+    push(m_result.sramBytesPerCore, nowCycles, static_cast<double>(bytes));
 }
 
-void MetricsRecorder::preloadStarted(int step, double now)
+void MetricsRecorder::preloadStarted(int step, double nowCycles)
 {
     m_preloaded[static_cast<std::size_t>(step)] = 1;
     m_resident += m_plans[static_cast<std::size_t>(step)].preloadBytes;
-    sampleSram(now);
+    sampleSram(nowCycles);
 }
 
-void MetricsRecorder::executeStarted(int step, double now)
+void MetricsRecorder::executeStarted(int step, double nowCycles)
 {
     if (m_preloaded[static_cast<std::size_t>(step)])
         m_resident -= m_plans[static_cast<std::size_t>(step)].preloadBytes; // now part of its execute state
     m_executing = step;
-    sampleSram(now);
+    sampleSram(nowCycles);
 }
 
-void MetricsRecorder::executeEnded(int step, double now)
+void MetricsRecorder::executeEnded(int step, double nowCycles)
 {
     m_executing = -1;
     m_nextStep = step + 1;
-    sampleSram(now);
+    sampleSram(nowCycles);
 }
 
-void MetricsRecorder::span(double now, double dt, bool preloadActive, bool executeActive, double hbm, double noc)
+void MetricsRecorder::span(
+    double nowCycles, double dtCycles, bool preloadActive, bool executeActive, double hbm, double noc)
 {
     if (preloadActive && executeActive)
-        m_result.overlapCycles += dt;
+        m_result.overlapCycles += dtCycles;
     else if (preloadActive)
-        m_result.preloadOnlyCycles += dt;
+        m_result.preloadOnlyCycles += dtCycles;
     else if (executeActive)
-        m_result.executeOnlyCycles += dt;
-    push(m_result.hbmBytesPerCycle, now, hbm);
-    push(m_result.nocBytesPerCycle, now, noc);
+        m_result.executeOnlyCycles += dtCycles;
+    push(m_result.hbmBytesPerCycle, nowCycles, hbm);
+    push(m_result.nocBytesPerCycle, nowCycles, noc);
 }
 
 void MetricsRecorder::delivered(int vector, double fraction)

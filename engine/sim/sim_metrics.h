@@ -17,31 +17,33 @@ public:
     MetricsRecorder(const Topology& topology, const TrafficBuilder& traffic, const schedule::ScheduleProblem& problem,
         const std::vector<StepPlan>& plans, SimResult& result);
 
-    void preloadStarted(int step, double now);
-    void executeStarted(int step, double now);
-    void executeEnded(int step, double now);
-    /// [now, now + dt) with the given phases active; `transferring` holds `count` slots whose
+    void preloadStarted(int step, double nowCycles);
+    void executeStarted(int step, double nowCycles);
+    void executeEnded(int step, double nowCycles);
+    /// [nowCycles, nowCycles + dtCycles) with the given phases active; `transferring` holds `count` slots whose
     /// `vector` and `rate` members are read.
     template <typename Slot>
-    void segment(double now, double dt, bool preloadActive, bool executeActive, Slot* const* transferring, int count)
+    void segment(
+        double nowCycles, double dtCycles, bool preloadActive, bool executeActive, Slot* const* transferring, int count)
     {
-        if (!(dt > 0))
+        if (!(dtCycles > 0))
             return;
         double hbm = 0, noc = 0;
         for (int k = 0; k < count; ++k) {
             const PhaseVector& v = m_traffic.vector(transferring[k]->vector);
             hbm += transferring[k]->rate * v.hbmBytes;
             noc += transferring[k]->rate * (v.nocBytes + v.interChipBytes);
-            m_segments.push_back({ transferring[k]->vector, now, now + dt, transferring[k]->rate * dt });
+            m_segments.push_back(
+                { transferring[k]->vector, nowCycles, nowCycles + dtCycles, transferring[k]->rate * dtCycles });
         }
-        span(now, dt, preloadActive, executeActive, hbm, noc);
+        span(nowCycles, dtCycles, preloadActive, executeActive, hbm, noc);
     }
     void delivered(int vector, double fraction);
     void finish(double latencyCycles, const SimOptions& options);
 
 private:
-    void span(double now, double dt, bool preloadActive, bool executeActive, double hbm, double noc);
-    void sampleSram(double now);
+    void span(double nowCycles, double dtCycles, bool preloadActive, bool executeActive, double hbm, double noc);
+    void sampleSram(double nowCycles);
     void linkBins(const SimOptions& options);
 
     const Topology& m_topology;

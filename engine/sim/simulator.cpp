@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace elk::sim {
@@ -17,31 +18,44 @@ namespace {
 
     using detail::StageSpec;
 
+    /// Simulated time: an integer count of ticks, 1/65536 of a cycle. The clock is a sum of integers,
+    /// so it never drifts over millions of events, compares exactly, and reads out exactly in cycles
+    /// (a tick count over 2^16 is a double). Work left (cycles at full speed, fractions of a transfer)
+    /// stays a real number; only time is quantised, each event rounded to the nearest tick.
+    using Ticks = std::int64_t;
+    constexpr double kTicksPerCycle = 65536.0;
+    /// Beyond this a tick count would lose integer precision as a double (2^53).
+    constexpr double kMaxTicks = 9007199254740992.0;
+    double cyclesOf(Ticks ticks)
+    {
+        return static_cast<double>(ticks) / kTicksPerCycle;
+    }
+
     /// A phase in progress: its fixed part first, then its transfer.
     struct Slot {
         bool active = false;
         int step = -1;
         int stage = 0; ///< execute: detail::Stage
-        double fixedLeft = 0; ///< in cycles at full speed
+        double fixedCyclesLeft = 0; ///< in cycles at full speed
         double fixedSpeed = 1; ///< share of full speed the fixed part runs at (SRAM port contention)
         double fractionLeft = 0;
         int vector = -1;
-        double soloRate = 0;
-        double rate = 0;
-        double startCycles = 0;
-        bool transferring() const { return active && fixedLeft <= 0 && vector >= 0 && fractionLeft > 0; }
+        double soloRate = 0; ///< fraction of the transfer per cycle, alone on the links
+        double rate = 0; ///< fraction per cycle under the current sharing
+        Ticks startTicks = 0;
+        bool transferring() const { return active && fixedCyclesLeft <= 0 && vector >= 0 && fractionLeft > 0; }
         detail::PipeState state() const
         {
             return { active, transferring(), step, stage, vector, rate, soloRate, fixedSpeed };
         }
-        double timeLeft() const
+        double timeLeftCycles() const
         {
-            return fixedLeft > 0 ? fixedLeft / fixedSpeed
-                                 : (vector >= 0 && fractionLeft > 0 ? fractionLeft / rate : 0.0);
+            return fixedCyclesLeft > 0 ? fixedCyclesLeft / fixedSpeed
+                                       : (vector >= 0 && fractionLeft > 0 ? fractionLeft / rate : 0.0);
         }
         void load(const StageSpec& spec, double extraFixed)
         {
-            fixedLeft = spec.fixedCycles + extraFixed;
+            fixedCyclesLeft = spec.fixedCycles + extraFixed;
             fixedSpeed = 1;
             vector = spec.vector;
             soloRate = spec.soloRate;
@@ -114,7 +128,7 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
     const std::size_t n = problem.steps.size();
     const bool share = options.contention && program.design != schedule::Design::Ideal;
     // Preloads an HBM pipe that was idle pays the HBM latency (plus the routers on a mesh).
-    const double hbmLatency = static_cast<double>(chip.hbm.latencyNs) * 1e-9 * chip.clockHz;
+    const double hbmLatencyCycles = static_cast<double>(chip.hbm.latencyNs) * 1e-9 * chip.clockHz;
     // SRAM port contention (off with contention, for the ideal design's separate preload path, and for
     // chips that do not model the port): a core's SRAM port serves P bytes per cycle to its own compute
     // and to remote writes together. While a preload delivers r bytes per cycle into every core's SRAM
@@ -149,9 +163,9 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
         preloadDone[i] = hasPreload[i] ? 0 : 1;
 
     Slot pre, exe;
-    double now = 0;
-    double lastPreloadEnd = -1;
-    double lastExecuteEnd = 0;
+    Ticks now = 0;
+    Ticks lastPreloadEnd = -1; ///< before the first preload: the pipe is idle at 0
+    double lastExecuteEndCycles = 0;
     std::size_t nextPreload = 0, nextExecute = 0;
     int executesDone = 0;
     std::vector<FlowDemand> flows;
@@ -162,26 +176,26 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
             slot.stage < detail::StageCount && plans[static_cast<std::size_t>(slot.step)].stages[slot.stage].empty()) {
             auto& trace = result.steps[static_cast<std::size_t>(slot.step)];
             schedule::Interval* intervals[] = { &trace.warmup, &trace.compute, &trace.shift, &trace.reduce };
-            *intervals[slot.stage] = { now, now };
+            *intervals[slot.stage] = { cyclesOf(now), cyclesOf(now) };
             ++slot.stage;
         }
         if (slot.stage == detail::StageCount)
             return false;
         slot.load(plans[static_cast<std::size_t>(slot.step)].stages[slot.stage], 0.0);
-        slot.startCycles = now;
+        slot.startTicks = now;
         return true;
     };
     const auto finishExecute = [&]() {
         StepTrace& trace = result.steps[static_cast<std::size_t>(exe.step)];
-        trace.execute.endCycles = now;
+        trace.execute.endCycles = cyclesOf(now);
         double solo = 0;
         for (const StageSpec& spec : plans[static_cast<std::size_t>(exe.step)].stages)
             solo += spec.soloCycles();
         trace.executeStallCycles = std::max(0.0, trace.execute.length() - solo);
         exe.active = false;
-        lastExecuteEnd = now;
+        lastExecuteEndCycles = cyclesOf(now);
         ++executesDone;
-        recorder.executeEnded(exe.step, now);
+        recorder.executeEnded(exe.step, cyclesOf(now));
     };
 
     std::int64_t iterations = 0;
@@ -197,27 +211,26 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
                 const int step = preloadSteps[nextPreload++];
                 const detail::StepPlan& plan = plans[static_cast<std::size_t>(step)];
                 StepTrace& trace = result.steps[static_cast<std::size_t>(step)];
-                trace.preload.startCycles = now;
+                trace.preload.startCycles = cyclesOf(now);
                 preloadStarted[static_cast<std::size_t>(step)] = 1;
-                recorder.preloadStarted(step, now);
+                recorder.preloadStarted(step, cyclesOf(now));
                 progress = true;
                 if (plan.preload.vector < 0) {
-                    trace.preload.endCycles = now;
+                    trace.preload.endCycles = cyclesOf(now);
                     preloadDone[static_cast<std::size_t>(step)] = 1;
                     continue;
                 }
                 pre.active = true;
                 pre.step = step;
-                const bool idle = now > lastPreloadEnd + 1e-9 * std::max(1.0, now);
-                preloadHeld[static_cast<std::size_t>(step)]
-                    = now > std::max(lastPreloadEnd, 0.0) + 1e-9 * std::max(1.0, now);
-                const double latency = idle ? hbmLatency
+                const bool idle = now > lastPreloadEnd;
+                preloadHeld[static_cast<std::size_t>(step)] = now > std::max<Ticks>(lastPreloadEnd, 0);
+                const double latency = idle ? hbmLatencyCycles
                         + (topology.mesh() ? traffic.vector(plan.preload.vector).maxHops
                                     * double(chip.interconnect.hopLatencyCycles)
                                            : 0.0)
                                             : 0.0;
                 pre.load(plan.preload, latency);
-                pre.startCycles = now;
+                pre.startTicks = now;
             }
             if (!exe.active && nextExecute < executeSteps.size()
                 && preloadDone[static_cast<std::size_t>(executeSteps[nextExecute])]) {
@@ -225,13 +238,13 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
                 exe.step = executeSteps[nextExecute++];
                 exe.stage = 0;
                 StepTrace& trace = result.steps[static_cast<std::size_t>(exe.step)];
-                trace.execute.startCycles = now;
+                trace.execute.startCycles = cyclesOf(now);
                 if (exe.step > 0)
                     trace.waitedFor = hasPreload[static_cast<std::size_t>(exe.step)]
-                            && result.steps[static_cast<std::size_t>(exe.step)].preload.endCycles > lastExecuteEnd
+                            && result.steps[static_cast<std::size_t>(exe.step)].preload.endCycles > lastExecuteEndCycles
                         ? "preload"
                         : "execute";
-                recorder.executeStarted(exe.step, now);
+                recorder.executeStarted(exe.step, cyclesOf(now));
                 progress = true;
                 if (!startStage(exe))
                     finishExecute();
@@ -275,46 +288,52 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
         }
         result.maxLinkUtilization = std::max(result.maxLinkUtilization, utilization);
         exe.fixedSpeed = 1;
-        if (sramPortBytesPerCycle > 0 && exe.active && exe.stage == detail::Compute && exe.fixedLeft > 0
+        if (sramPortBytesPerCycle > 0 && exe.active && exe.stage == detail::Compute && exe.fixedCyclesLeft > 0
             && pre.transferring()) {
             const double remoteBytesPerCycle
                 = static_cast<double>(plans[static_cast<std::size_t>(pre.step)].preloadBytes) * pre.rate;
             exe.fixedSpeed = std::max(kMinComputeSpeed, 1.0 - remoteBytesPerCycle / sramPortBytesPerCycle);
         }
 
-        // Advance to the next completion.
-        double dt = std::numeric_limits<double>::infinity();
+        // Advance to the next completion, rounded to the nearest tick (no drift either way): a phase is
+        // done when its time left, so rounded, fits in the step (the one that set it always does).
+        const auto ticksLeft = [&](const Slot& slot) {
+            return static_cast<Ticks>(std::llround(std::max(0.0, slot.timeLeftCycles()) * kTicksPerCycle));
+        };
+        double dtCyclesExact = std::numeric_limits<double>::infinity();
         for (const Slot* slot : { &pre, &exe })
             if (slot->active)
-                dt = std::min(dt, slot->timeLeft());
-        if (!std::isfinite(dt)) {
-            out.error = "internal: no phase can progress at cycle " + std::to_string(now);
+                dtCyclesExact = std::min(dtCyclesExact, std::max(0.0, slot->timeLeftCycles()));
+        if (!(dtCyclesExact * kTicksPerCycle < kMaxTicks - static_cast<double>(now))) {
+            out.error = "internal: no phase can progress at cycle " + std::to_string(cyclesOf(now));
             return out;
         }
-        dt = std::max(dt, 0.0);
-        recorder.segment(now, dt, pre.active, exe.active, transferring, count);
+        const Ticks dt = static_cast<Ticks>(std::llround(dtCyclesExact * kTicksPerCycle));
+        const double dtCycles = cyclesOf(dt);
+        recorder.segment(cyclesOf(now), dtCycles, pre.active, exe.active, transferring, count);
         const bool awaitedHeld = !exe.active && pre.active && nextExecute < executeSteps.size()
             && pre.step == executeSteps[nextExecute] && preloadHeld[static_cast<std::size_t>(pre.step)];
-        gap.segment(now, dt, pre.state(), exe.state(), nextPreload < preloadSteps.size(), awaitedHeld);
-        const double end = now + dt;
+        gap.segment(cyclesOf(now), dtCycles, pre.state(), exe.state(), nextPreload < preloadSteps.size(), awaitedHeld);
+        const Ticks end = now + dt;
+        const double endCycles = cyclesOf(end);
         for (Slot* slot : { &pre, &exe }) {
             if (!slot->active)
                 continue;
-            const bool done = slot->timeLeft() <= dt * (1 + 1e-12) + 1e-12;
-            if (slot->fixedLeft > 0) {
-                slot->fixedLeft = done ? 0.0 : slot->fixedLeft - dt * slot->fixedSpeed;
+            const bool done = ticksLeft(*slot) <= dt;
+            if (slot->fixedCyclesLeft > 0) {
+                slot->fixedCyclesLeft = done ? 0.0 : slot->fixedCyclesLeft - dtCycles * slot->fixedSpeed;
                 if (done && slot->vector >= 0)
                     continue; // transfer starts now
             } else if (slot->vector >= 0) {
-                recorder.delivered(slot->vector, done ? slot->fractionLeft : slot->rate * dt);
-                slot->fractionLeft = done ? 0.0 : slot->fractionLeft - slot->rate * dt;
+                recorder.delivered(slot->vector, done ? slot->fractionLeft : slot->rate * dtCycles);
+                slot->fractionLeft = done ? 0.0 : slot->fractionLeft - slot->rate * dtCycles;
             }
             if (!done)
                 continue;
             now = end;
             if (slot == &pre) {
                 StepTrace& trace = result.steps[static_cast<std::size_t>(pre.step)];
-                trace.preload.endCycles = end;
+                trace.preload.endCycles = endCycles;
                 trace.preloadStallCycles = std::max(
                     0.0, trace.preload.length() - plans[static_cast<std::size_t>(pre.step)].preload.soloCycles());
                 preloadDone[static_cast<std::size_t>(pre.step)] = 1;
@@ -323,7 +342,7 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
             } else {
                 StepTrace& trace = result.steps[static_cast<std::size_t>(exe.step)];
                 schedule::Interval* intervals[] = { &trace.warmup, &trace.compute, &trace.shift, &trace.reduce };
-                *intervals[exe.stage] = { exe.startCycles, end };
+                *intervals[exe.stage] = { cyclesOf(exe.startTicks), endCycles };
                 ++exe.stage;
                 if (!startStage(exe))
                     finishExecute();
@@ -332,8 +351,8 @@ SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProble
         now = end;
         ++result.events;
     }
-    result.latencyCycles = now;
-    recorder.finish(now, options);
+    result.latencyCycles = cyclesOf(now);
+    recorder.finish(result.latencyCycles, options);
     result.boundGap = gap.finish();
     out.result = std::move(result);
     return out;
