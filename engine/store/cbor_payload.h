@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The machinery of the result cache's payload codec (payload_codec.cpp holds the mappings): structs
 // written as CBOR maps (nlohmann_json) through one field mapping each, lists of structs as columns,
-// lists of numbers in an arena beside the document, all in one zlib stream.
+// lists of numbers in an arena beside the document, arena and document each a zlib stream.
 #pragma once
 
 #include "engine/schedule/schedule.h"
@@ -31,13 +31,15 @@ namespace elk::store::detail::cbor {
 
 using Json = nlohmann::json;
 
-// The payload: this magic, then a zlib stream of one CBOR map {format, kind, detail, body} and
-// the arena of number lists it refers to (Arena). The hand-written codec of formats 1-3 began
-// with "ELKP": such payloads are recognised and are a miss.
-inline constexpr char kMagic[4] = { 'E', 'L', 'K', 'C' };
+// The payload: this magic, three sizes (the arena's raw bytes, its zlib stream's bytes, the
+// document's raw bytes; 8 bytes each, little-endian), the arena's zlib stream, then the zlib stream
+// of one CBOR map {format, kind, detail, body} that refers into the arena (PayloadWriter). Older
+// payloads began with "ELKC" (format 4: document after the arena, in one stream) or "ELKP" (the
+// hand-written codec of formats 1-3): they are recognised and are a miss.
+inline constexpr char kMagic[4] = { 'E', 'L', 'K', 'D' };
 inline constexpr std::uint64_t kMaxRawBytes = std::uint64_t(1) << 32;
 inline constexpr std::size_t kLengthBytes = 8;
-inline constexpr std::size_t kHeaderBytes = sizeof kMagic + kLengthBytes;
+inline constexpr std::size_t kHeaderBytes = sizeof kMagic + 3 * kLengthBytes;
 
 struct DecodeError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -69,12 +71,13 @@ template <Number T> void copyLittleEndian(const void* from, void* to, std::size_
     }
 }
 
-/// The payload being written: "ELKC", the raw size (8 bytes, little-endian), then one zlib stream of
-/// the arena, the CBOR document and the document's size (8 bytes). The arena holds the lists of
-/// numbers, each a run of little-endian bytes that the document refers to as [element tag, byte
-/// offset, byte count]. They are outside the document because nlohmann_json reads a CBOR byte string
-/// a byte at a time (measured: 6x slower decoding of a mesh run's link bins); the document stays
-/// the schema. The arena goes straight into zlib as it is written: it is tens of MB for a mesh run.
+/// The payload being written (kMagic gives the layout). The arena holds the lists of numbers, each a
+/// run of little-endian bytes that the document refers to as [element tag, byte offset, byte count].
+/// They are outside the document because nlohmann_json reads a CBOR byte string a byte at a time
+/// (measured: 6x slower decoding of a mesh run's link bins); the document stays the schema. The
+/// arena goes straight into zlib as it is written (tens of MB for a mesh run), in the order the
+/// decoder reads it, so that reading inflates it straight into the decoded lists (ArenaReader); the
+/// document comes last, in its own small stream, because only then are all its offsets known.
 class PayloadWriter {
 public:
     PayloadWriter()
@@ -108,17 +111,21 @@ public:
 
     std::uint64_t rawBytes() const { return m_rawBytes; }
 
-    /// Ends the stream with the document and its size; the payload.
+    /// Ends the arena's stream and appends the document's; the payload.
     std::string finish(const std::vector<std::uint8_t>& cbor)
     {
-        write(cbor.data(), cbor.size(), Z_NO_FLUSH);
-        const std::uint64_t cborBytes = cbor.size();
-        unsigned char length[kLengthBytes];
-        copyLittleEndian<std::uint64_t>(&cborBytes, length, 1);
-        write(length, kLengthBytes, Z_FINISH);
+        write(nullptr, 0, Z_FINISH);
+        const std::uint64_t arenaStreamBytes = m_used - kHeaderBytes;
+        uLongf documentBytes = compressBound(uLong(cbor.size()));
+        m_out.resize(m_used + documentBytes);
+        if (compress2(
+                reinterpret_cast<Bytef*>(m_out.data() + m_used), &documentBytes, cbor.data(), uLong(cbor.size()), 1)
+            != Z_OK)
+            throw std::runtime_error("result cache: zlib compress2 failed");
+        m_out.resize(m_used + documentBytes);
+        const std::uint64_t sizes[3] = { m_rawBytes, arenaStreamBytes, cbor.size() };
         std::memcpy(m_out.data(), kMagic, sizeof kMagic);
-        copyLittleEndian<std::uint64_t>(&m_rawBytes, m_out.data() + sizeof kMagic, 1);
-        m_out.resize(m_used);
+        copyLittleEndian<std::uint64_t>(sizes, m_out.data() + sizeof kMagic, 3);
         return std::move(m_out);
     }
 
@@ -159,13 +166,90 @@ private:
     std::uint64_t m_rawBytes = 0;
 };
 
+/// The arena being read: its zlib stream inflated on demand, forward only, straight into the lists
+/// being decoded (no copy of the whole arena: it is tens of MB for a mesh run). The writer laid the
+/// arena out in the order the decoder reads it; a read behind the last one is a damaged payload.
+/// finish() inflates what is left and checks the stream's end and its Adler-32.
+class ArenaReader {
+public:
+    ArenaReader(std::string_view stream, std::uint64_t rawBytes)
+        : m_rawBytes(rawBytes)
+        , m_streamBytes(stream.size())
+    {
+        if (inflateInit(&m_zlib) != Z_OK)
+            throw DecodeError("zlib inflateInit failed");
+        m_zlib.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(stream.data()));
+        m_zlib.avail_in = uInt(std::min<std::size_t>(stream.size(), std::numeric_limits<uInt>::max()));
+    }
+    ~ArenaReader() { inflateEnd(&m_zlib); }
+    ArenaReader(const ArenaReader&) = delete;
+    ArenaReader& operator=(const ArenaReader&) = delete;
+
+    std::uint64_t size() const { return m_rawBytes; }
+
+    /// Bytes [at, at + bytes) of the arena into `to`, skipping what lies before `at`.
+    void read(std::uint64_t at, std::uint64_t bytes, void* to)
+    {
+        if (at < m_at)
+            throw DecodeError("the payload's lists out of order");
+        if (at > m_rawBytes || bytes > m_rawBytes - at)
+            throw DecodeError("a list of numbers outside the payload");
+        skipTo(at);
+        inflateInto(static_cast<unsigned char*>(to), bytes);
+    }
+
+    void finish()
+    {
+        skipTo(m_rawBytes);
+        unsigned char probe = 0; // a stream with more bytes than the header says is damaged
+        m_zlib.next_out = &probe;
+        m_zlib.avail_out = 1;
+        const int rc = m_ended ? Z_STREAM_END : inflate(&m_zlib, Z_FINISH);
+        if (rc != Z_STREAM_END || m_zlib.avail_out != 1 || m_zlib.avail_in != 0 || m_zlib.total_in != m_streamBytes)
+            throw DecodeError("truncated or damaged zlib stream");
+    }
+
+private:
+    void skipTo(std::uint64_t at)
+    {
+        unsigned char scratch[1 << 14];
+        while (m_at < at)
+            inflateInto(scratch, std::min<std::uint64_t>(at - m_at, sizeof scratch));
+    }
+    void inflateInto(unsigned char* to, std::uint64_t bytes)
+    {
+        while (bytes > 0) {
+            const uInt piece = uInt(std::min<std::uint64_t>(bytes, std::uint64_t(1) << 30));
+            m_zlib.next_out = to;
+            m_zlib.avail_out = piece;
+            const int rc = m_ended ? Z_BUF_ERROR : inflate(&m_zlib, Z_NO_FLUSH);
+            const uInt produced = piece - m_zlib.avail_out;
+            if (rc == Z_STREAM_END)
+                m_ended = true;
+            else if (rc != Z_OK || produced == 0)
+                throw DecodeError("truncated or damaged zlib stream");
+            to += produced;
+            bytes -= produced;
+            m_at += produced;
+            if (m_ended && bytes > 0)
+                throw DecodeError("truncated or damaged zlib stream");
+        }
+    }
+
+    z_stream m_zlib {};
+    std::uint64_t m_rawBytes;
+    std::uint64_t m_streamBytes;
+    std::uint64_t m_at = 0;
+    bool m_ended = false;
+};
+
 /// A list of numbers of element type T in the arena: its first byte and its length.
-struct ArenaRun {
-    const std::uint8_t* data = nullptr;
+struct ArenaRef {
+    std::uint64_t at = 0;
     std::size_t count = 0;
 };
 
-template <Number T> ArenaRun arenaRun(const Json& ref, std::string_view arena)
+template <Number T> ArenaRef arenaRef(const Json& ref, const ArenaReader& arena)
 {
     if (!ref.is_array() || ref.size() != 3 || !ref[0].is_number_unsigned() || !ref[1].is_number_unsigned()
         || !ref[2].is_number_unsigned() || ref[0].get<std::uint64_t>() != elementTag<T>())
@@ -173,14 +257,25 @@ template <Number T> ArenaRun arenaRun(const Json& ref, std::string_view arena)
     const std::uint64_t at = ref[1].get<std::uint64_t>(), bytes = ref[2].get<std::uint64_t>();
     if (at > arena.size() || bytes > arena.size() - at || bytes % sizeof(T) != 0)
         throw DecodeError("a list of numbers outside the payload");
-    return { reinterpret_cast<const std::uint8_t*>(arena.data()) + at, std::size_t(bytes / sizeof(T)) };
+    return { at, std::size_t(bytes / sizeof(T)) };
 }
 
-template <Number T> std::vector<T> valuesOf(const Json& ref, std::string_view arena)
+/// `count` values of type T at arena offset `at`, into `to`.
+template <Number T> void readValues(ArenaReader& arena, std::uint64_t at, std::size_t count, T* to)
 {
-    const ArenaRun run = arenaRun<T>(ref, arena);
+    arena.read(at, count * sizeof(T), to);
+    if constexpr (std::endian::native != std::endian::little) {
+        auto* bytes = reinterpret_cast<unsigned char*>(to);
+        for (std::size_t i = 0; i < count; ++i, bytes += sizeof(T))
+            std::reverse(bytes, bytes + sizeof(T));
+    }
+}
+
+template <Number T> std::vector<T> valuesOf(const Json& ref, ArenaReader& arena)
+{
+    const ArenaRef run = arenaRef<T>(ref, arena);
     std::vector<T> values(run.count);
-    copyLittleEndian<T>(run.data, values.data(), run.count);
+    readValues<T>(arena, run.at, run.count, values.data());
     return values;
 }
 
@@ -198,22 +293,22 @@ struct TextRun {
     }
 };
 
-inline std::vector<std::string> textsOf(const Json& ref, std::string_view arena)
+inline std::vector<std::string> textsOf(const Json& ref, ArenaReader& arena)
 {
     if (!ref.is_array() || ref.size() != 2)
         throw DecodeError("not a list of strings");
     const std::vector<std::uint32_t> lengths = valuesOf<std::uint32_t>(ref[0], arena);
-    const ArenaRun bytes = arenaRun<std::uint8_t>(ref[1], arena);
+    const std::vector<std::uint8_t> bytes = valuesOf<std::uint8_t>(ref[1], arena);
     std::vector<std::string> texts;
     texts.reserve(lengths.size());
     std::size_t at = 0;
     for (std::uint32_t length : lengths) {
-        if (length > bytes.count - at)
+        if (length > bytes.size() - at)
             throw DecodeError("strings longer than their bytes");
-        texts.emplace_back(reinterpret_cast<const char*>(bytes.data) + at, length);
+        texts.emplace_back(reinterpret_cast<const char*>(bytes.data()) + at, length);
         at += length;
     }
-    if (at != bytes.count)
+    if (at != bytes.size())
         throw DecodeError("bytes after the strings");
     return texts;
 }
@@ -304,6 +399,9 @@ private:
 /// A list of structs as [count, {field: column}]: a column of numbers is one typed byte string
 /// (an interval takes two numbers per entry), any other column a CBOR array with one value per
 /// entry. Few CBOR values however long the list: the step and link lists are thousands long.
+/// Two passes over the list: the first gathers the columns of numbers and strings, the second
+/// writes the arena in the order ColumnDecoder reads it (a column whole at the first entry, the
+/// other values entry by entry).
 class ColumnEncoder {
 public:
     ColumnEncoder(Encoder& outer, std::size_t count)
@@ -312,21 +410,37 @@ public:
     {
     }
     bool withDetail() const { return m_outer.withDetail(); }
-    void nextEntry() { m_field = 0; }
+    void entry(std::size_t index)
+    {
+        m_entry = index;
+        m_field = 0;
+    }
+    void startWriting() { m_writing = true; }
 
     template <typename T> void operator()(const char* name, const T& value)
     {
-        if (m_field == m_columns.size())
-            m_columns.push_back(Column { name, 0, {}, Json::array(), false, {} });
+        if (!m_writing) {
+            if (m_field == m_columns.size())
+                m_columns.push_back(Column { name, 0, {}, Json::array(), false, {} });
+            Column& column = m_columns[m_field++];
+            if constexpr (Scalar<T>) {
+                append(column, storedScalar(value));
+            } else if constexpr (std::same_as<T, schedule::Interval>) {
+                append(column, value.startCycles);
+                append(column, value.endCycles);
+            } else if constexpr (std::same_as<T, std::string>) {
+                column.isText = true;
+                column.texts.add(value);
+            }
+            return;
+        }
         Column& column = m_columns[m_field++];
-        if constexpr (Scalar<T>) {
-            append(column, storedScalar(value));
-        } else if constexpr (std::same_as<T, schedule::Interval>) {
-            append(column, value.startCycles);
-            append(column, value.endCycles);
+        if constexpr (Scalar<T> || std::same_as<T, schedule::Interval>) {
+            if (m_entry == 0)
+                column.values = m_outer.arena().add(column.bytes.data(), column.bytes.size(), column.tag);
         } else if constexpr (std::same_as<T, std::string>) {
-            column.isText = true;
-            column.texts.add(value);
+            if (m_entry == 0)
+                column.values = m_outer.texts(column.texts);
         } else {
             column.values.push_back(m_outer.encode(value));
         }
@@ -335,14 +449,8 @@ public:
     Json finish()
     {
         Json::object_t columns;
-        for (Column& column : m_columns) {
-            if (column.tag != 0)
-                columns.emplace(column.name, m_outer.arena().add(column.bytes.data(), column.bytes.size(), column.tag));
-            else if (column.isText)
-                columns.emplace(column.name, m_outer.texts(column.texts));
-            else
-                columns.emplace(column.name, std::move(column.values));
-        }
+        for (Column& column : m_columns)
+            columns.emplace(column.name, std::move(column.values));
         return Json::array({ m_count, std::move(columns) });
     }
 
@@ -351,7 +459,7 @@ private:
         const char* name;
         std::uint8_t tag = 0; ///< elementTag of a column of numbers; 0: a column of other values
         std::vector<std::uint8_t> bytes;
-        Json values = Json::array();
+        Json values = Json::array(); ///< the column as written: an arena reference, or one value per entry
         bool isText = false;
         TextRun texts;
     };
@@ -366,7 +474,9 @@ private:
     Encoder& m_outer;
     std::size_t m_count;
     std::vector<Column> m_columns;
+    std::size_t m_entry = 0;
     std::size_t m_field = 0;
+    bool m_writing = false;
 };
 
 template <typename T> Json Encoder::encode(const T& value)
@@ -391,9 +501,13 @@ template <typename T> Json Encoder::encode(const T& value)
         requires { typename T::value_type; }
         && Mapped<typename T::value_type> && !requires { std::tuple_size<T>::value; }) {
         ColumnEncoder columns(*this, value.size()); // std::vector of structs
-        for (const auto& item : value) {
-            columns.nextEntry();
-            fields(columns, const_cast<typename T::value_type&>(item));
+        for (int pass = 0; pass < 2; ++pass) {
+            if (pass == 1)
+                columns.startWriting();
+            for (std::size_t i = 0; i < value.size(); ++i) {
+                columns.entry(i);
+                fields(columns, const_cast<typename T::value_type&>(value[i]));
+            }
         }
         return columns.finish();
     } else if constexpr (std::same_as<T, std::vector<std::string>>) {
@@ -438,13 +552,13 @@ template <typename T> Json Encoder::encode(const T& value)
 class Decoder {
 public:
     /// `rawBytes`: the payload's size; no list is longer (every entry takes a byte at least).
-    Decoder(bool withDetail, std::size_t rawBytes, std::string_view arena)
+    Decoder(bool withDetail, std::size_t rawBytes, ArenaReader& arena)
         : m_withDetail(withDetail)
         , m_maxEntries(rawBytes)
         , m_arena(arena)
     {
     }
-    std::string_view arena() const { return m_arena; }
+    ArenaReader& arena() { return m_arena; }
     bool withDetail() const { return m_withDetail; }
 
     template <typename T> void operator()(const char* name, T& value) { value = decode<T>(m_object->at(name)); }
@@ -454,7 +568,7 @@ public:
 private:
     bool m_withDetail;
     std::size_t m_maxEntries;
-    std::string_view m_arena;
+    ArenaReader& m_arena;
     const Json* m_object = nullptr;
 };
 
@@ -504,17 +618,19 @@ private:
     /// Entry m_entry's value `part` of `perEntry`, from a column of numbers of type V.
     template <Number V> V number(const Json& column, std::size_t perEntry, std::size_t part)
     {
-        // The run is looked up once per column (on the first entry), then only indexed.
+        // The column is read whole on the first entry (where the writer put it), then only indexed.
         const std::size_t field = m_field - 1;
-        if (m_runs.size() <= field)
-            m_runs.resize(field + 1);
-        if (m_runs[field].data == nullptr) {
-            m_runs[field] = arenaRun<V>(column, m_outer.arena());
-            if (m_runs[field].count != m_count * perEntry)
+        if (m_numbers.size() <= field)
+            m_numbers.resize(field + 1);
+        if (m_entry == 0 && part == 0) {
+            const ArenaRef run = arenaRef<V>(column, m_outer.arena());
+            if (run.count != m_count * perEntry)
                 throw DecodeError("a column of another length");
+            m_numbers[field].resize(run.count * sizeof(V));
+            readValues<V>(m_outer.arena(), run.at, run.count, reinterpret_cast<V*>(m_numbers[field].data()));
         }
         V value;
-        copyLittleEndian<V>(m_runs[field].data + (m_entry * perEntry + part) * sizeof(V), &value, 1);
+        std::memcpy(&value, m_numbers[field].data() + (m_entry * perEntry + part) * sizeof(V), sizeof(V));
         return value;
     }
 
@@ -522,7 +638,7 @@ private:
     const Json& m_columns;
     std::size_t m_count;
     std::vector<const Json*> m_found; ///< by field index, looked up by name for the first entry
-    std::vector<ArenaRun> m_runs; ///< by field index: a column of numbers' run in the arena
+    std::vector<std::vector<std::uint8_t>> m_numbers; ///< by field index: a column of numbers, read whole
     std::vector<std::vector<std::string>> m_texts; ///< by field index: a column of strings, read whole
     std::size_t m_entry = 0;
     std::size_t m_field = 0;
@@ -581,18 +697,22 @@ template <typename T> T Decoder::decode(const Json& json)
         if (!json.is_array() || json.size() != 2)
             throw DecodeError("not a list of lists of numbers");
         const std::vector<std::uint64_t> lengths = valuesOf<std::uint64_t>(json[0], m_arena);
-        const ArenaRun values = arenaRun<V>(json[1], m_arena);
-        T lists(lengths.size());
-        std::size_t at = 0;
-        for (std::size_t i = 0; i < lists.size(); ++i) {
-            if (lengths[i] > values.count - at)
+        const ArenaRef values = arenaRef<V>(json[1], m_arena);
+        std::size_t total = 0; // checked before anything is allocated
+        for (std::uint64_t length : lengths) {
+            if (length > values.count - total)
                 throw DecodeError("lists longer than their numbers");
-            lists[i].resize(std::size_t(lengths[i]));
-            copyLittleEndian<V>(values.data + at * sizeof(V), lists[i].data(), lists[i].size());
-            at += std::size_t(lengths[i]);
+            total += std::size_t(length);
         }
-        if (at != values.count)
+        if (total != values.count)
             throw DecodeError("numbers after the lists");
+        T lists(lengths.size());
+        std::uint64_t at = values.at;
+        for (std::size_t i = 0; i < lists.size(); ++i) {
+            lists[i].resize(std::size_t(lengths[i]));
+            readValues<V>(m_arena, at, lists[i].size(), lists[i].data());
+            at += lengths[i] * sizeof(V);
+        }
         return lists;
     } else if constexpr (std::same_as<T, std::vector<schedule::Interval>>) {
         const std::vector<double> ends = valuesOf<double>(json, m_arena);
@@ -622,41 +742,40 @@ template <typename T> T Decoder::decode(const Json& json)
 
 // ---- the envelope ----
 
-/// The raw bytes of a payload, inflated into one buffer of the size its header states. Every byte
-/// of the zlib stream is checked (its Adler-32 included); a short stream or bytes after it are errors.
-struct RawPayload {
-    std::unique_ptr<std::uint8_t[]> bytes; // not zero-filled first: tens of MB for a mesh run
-    std::size_t size = 0;
+/// A payload split into its parts: the arena's stream and size, and the document inflated. Every
+/// size is checked against what deflate can give (about 1032:1) before anything is allocated.
+struct PayloadParts {
+    std::string_view arenaStream;
+    std::uint64_t arenaBytes = 0;
+    std::vector<std::uint8_t> document;
 };
 
-inline RawPayload inflatePayload(std::string_view payload)
+inline PayloadParts payloadParts(std::string_view payload)
 {
     if (payload.size() < kHeaderBytes || std::memcmp(payload.data(), kMagic, sizeof kMagic) != 0)
         throw DecodeError("not a payload of this format (an older cache row, or damaged)");
-    std::uint64_t rawBytes = 0;
-    copyLittleEndian<std::uint64_t>(payload.data() + sizeof kMagic, &rawBytes, 1);
-    const std::string_view compressed = payload.substr(kHeaderBytes);
-    // Deflate cannot expand more than about 1032:1; a larger claim is garbage (and would allocate).
-    if (rawBytes > kMaxRawBytes || rawBytes > 1032 * std::uint64_t(compressed.size()) + 64)
+    std::uint64_t sizes[3] = {};
+    copyLittleEndian<std::uint64_t>(payload.data() + sizeof kMagic, sizes, 3);
+    const auto [arenaBytes, arenaStreamBytes, documentBytes] = sizes;
+    const std::string_view streams = payload.substr(kHeaderBytes);
+    if (arenaStreamBytes > streams.size())
         throw DecodeError("implausible size");
-    RawPayload raw { std::make_unique_for_overwrite<std::uint8_t[]>(std::size_t(rawBytes)), std::size_t(rawBytes) };
-    z_stream zlib {};
-    if (inflateInit(&zlib) != Z_OK)
-        throw DecodeError("zlib inflateInit failed");
-    zlib.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-    zlib.avail_in = uInt(std::min<std::size_t>(compressed.size(), std::numeric_limits<uInt>::max()));
-    zlib.next_out = raw.bytes.get();
-    zlib.avail_out = uInt(raw.size); // ≤ 4 GiB
-    int rc = Z_OK;
-    while (rc == Z_OK)
-        rc = inflate(&zlib, Z_FINISH);
-    // One probe byte past the end: a stream that would produce more than the header says is damaged.
-    const bool complete
-        = rc == Z_STREAM_END && zlib.total_out == raw.size && zlib.avail_in == 0 && zlib.total_in == compressed.size();
-    inflateEnd(&zlib);
-    if (!complete)
+    const std::string_view documentStream = streams.substr(std::size_t(arenaStreamBytes));
+    const auto plausible = [](std::uint64_t raw, std::size_t stream) {
+        return raw <= kMaxRawBytes && raw <= 1032 * std::uint64_t(stream) + 64;
+    };
+    if (!plausible(arenaBytes, std::size_t(arenaStreamBytes)) || !plausible(documentBytes, documentStream.size()))
+        throw DecodeError("implausible size");
+    PayloadParts parts { streams.substr(0, std::size_t(arenaStreamBytes)), arenaBytes, {} };
+    parts.document.resize(std::size_t(documentBytes));
+    uLongf produced = uLongf(documentBytes);
+    uLong consumed = uLong(documentStream.size());
+    unsigned char empty = 0; // uncompress2 wants a buffer even for nothing
+    const int rc = uncompress2(parts.document.empty() ? &empty : parts.document.data(), &produced,
+        reinterpret_cast<const Bytef*>(documentStream.data()), &consumed);
+    if (rc != Z_OK || produced != documentBytes || consumed != documentStream.size())
         throw DecodeError("truncated or damaged zlib stream");
-    return raw;
+    return parts;
 }
 
 template <typename Body> std::string encodePayload(const char* kind, const Body& body, bool withDetail)
@@ -671,21 +790,16 @@ template <typename Body> std::string encodePayload(const char* kind, const Body&
 template <typename Body> std::optional<Body> decodePayload(const char* kind, std::string_view payload)
 {
     try {
-        const RawPayload raw = inflatePayload(payload);
-        if (raw.size < kLengthBytes)
-            return std::nullopt;
-        std::uint64_t cborBytes = 0;
-        copyLittleEndian<std::uint64_t>(raw.bytes.get() + raw.size - kLengthBytes, &cborBytes, 1);
-        if (cborBytes > raw.size - kLengthBytes)
-            return std::nullopt;
-        const std::size_t arenaBytes = raw.size - kLengthBytes - std::size_t(cborBytes);
-        const std::uint8_t* cbor = raw.bytes.get() + arenaBytes;
-        const Json envelope = Json::from_cbor(cbor, cbor + cborBytes); // strict: the map fills its bytes
+        const PayloadParts parts = payloadParts(payload);
+        const Json envelope = Json::from_cbor(parts.document); // strict: the map fills its bytes
         if (!envelope.is_object() || envelope.at("format") != kPayloadFormat || envelope.at("kind") != kind)
             return std::nullopt;
-        Decoder decoder(envelope.at("detail").get<bool>(), raw.size,
-            std::string_view(reinterpret_cast<const char*>(raw.bytes.get()), arenaBytes));
-        return decoder.decode<Body>(envelope.at("body"));
+        ArenaReader arena(parts.arenaStream, parts.arenaBytes);
+        Decoder decoder(
+            envelope.at("detail").get<bool>(), std::size_t(parts.arenaBytes + parts.document.size()), arena);
+        Body body = decoder.decode<Body>(envelope.at("body"));
+        arena.finish(); // every byte checked, the Adler-32 included, before the body is used
+        return body;
     } catch (const DecodeError&) {
         return std::nullopt;
     } catch (const Json::exception&) {

@@ -16,8 +16,9 @@ namespace elk::store::detail {
 
 /// Bumped when the meaning of a stored field changes: older payloads then decode as nothing (a cache
 /// miss, rebuilt). A field added to a mapping needs no bump: a payload without it is a miss by itself.
-/// Formats 1-3 were a hand-written binary codec; their payloads are recognised and are a miss too.
-inline constexpr int kPayloadFormat = 4;
+/// Formats 1-3 were a hand-written binary codec, format 4 kept the document after the arena in one
+/// zlib stream; their payloads are recognised and are a miss too.
+inline constexpr int kPayloadFormat = 5;
 
 std::string encodePartitionTables(const run::PartitionTables& tables);
 /// Nothing when the payload is truncated, garbled, of another kind or of another format version.
