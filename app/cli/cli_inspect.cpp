@@ -325,8 +325,8 @@ int runInspect(const QStringList& args, Io io)
         "parameters, FLOPs, weight, optimizer-state and KV-cache bytes, and the HBM traffic if nothing stayed "
         "on chip."_s);
     parser.addPositionalArgument(u"MODEL"_s,
-        u"A model file (.onnx, .elk.json, or an NNFusion einstein_v2 .json), or a bundled model: llama2-13b, "
-        "llama2-70b, opt-30b, gemma2-27b, dit-xl."_s);
+        u"A model file (.onnx, .elk.json, or an NNFusion einstein_v2 .json), or a bundled model: %1."_s.arg(
+            bundledModelList()));
     const QCommandLineOption batch(u"batch"_s, u"Sequences per step (default 1)."_s, u"B"_s);
     const QCommandLineOption seq(u"seq"_s,
         u"Tokens per sequence (default 2048): prefill and train run S tokens; decode runs one new token "
