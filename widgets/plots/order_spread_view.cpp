@@ -45,10 +45,15 @@ OrderSpreadView::OrderSpreadView(QWidget* parent)
     p->yAxis->setRange(-0.6, 0.6);
     p->legend->setVisible(false);
     p->legend->setBorderPen(Qt::NoPen);
-    p->legend->setBrush(QColor(255, 255, 255, 225)); // over the points it may cover
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     p->plotLayout()->insertRow(0);
     p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), p->font()));
+    // Below the strip, not over it: the orders fill the whole width.
+    p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    p->plotLayout()->addElement(2, 0, p->legend);
+    p->plotLayout()->setRowStretchFactor(2, 0.001);
+    p->legend->setMargins(QMargins(0, 0, 0, 0));
+    p->legend->setColumnSpacing(10);
+    setLegendWrap(p->legend, 2);
     rebuild();
 }
 
@@ -104,8 +109,9 @@ void OrderSpreadView::rebuild()
     marker(tr("chosen"), QCPScatterStyle::ssStar, designColor(QStringLiteral("elk-full")), chosen, 12);
     const double identityMs = search.orderLatencyCycles.front() * msPerCycle;
     const double chosenMs = search.orderLatencyCycles[chosen] * msPerCycle;
-    m_summary = tr("Elk-Full: %1 valid preload orders%2 (%3 movable ops per layer)\nchosen #%4 at %5 ms, "
-                   "%6 % vs the identity order; spread %7–%8 ms")
+    // Three short lines: the figure export is a column wide.
+    m_summary = tr("Elk-Full: %1 valid preload orders%2\n(%3 movable ops per layer), spread %7–%8 ms\n"
+                   "chosen #%4 at %5 ms, %6 % vs the identity order")
                     .arg(m_orders)
                     .arg(search.truncated ? tr(", search budget reached") : QString())
                     .arg(search.movableOps)
