@@ -190,6 +190,72 @@ private slots:
         QVERIFY(error.empty());
     }
 
+    void ordersAreTheDistinctLabelSequences_data()
+    {
+        QTest::addColumn<std::vector<int>>("labels"); // one matmul per group, labelled by its shape
+        QTest::addColumn<int>("expected"); // -1: count every permutation here (an independent oracle)
+        QTest::newRow("8 shapes") << std::vector<int> { 0, 1, 2, 3, 4, 5, 6, 7 } << -1;
+        QTest::newRow("llama2-13 at 1472 cores: KV matmuls halved")
+            << std::vector<int> { 0, 1, 1, 2, 2, 3, 4, 5 } << -1;
+        QTest::newRow("9 groups, four equal") << std::vector<int> { 0, 1, 1, 1, 1, 2, 3, 4, 5 } << -1;
+        // opt-30 at b64 / KV 4096: each KV matmul split in four; 10 773 is what an enumeration written
+        // apart from this one (Python, over the 12! permutations with the bound) counts. More permutations
+        // than the 20 000-order limit's old guard allowed: this point had no Elk-Full schedule before.
+        QTest::newRow("opt-30 at b64 KV 4096: KV matmuls in quarters")
+            << std::vector<int> { 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 4, 5 } << 10773;
+    }
+
+    void ordersAreTheDistinctLabelSequences()
+    {
+        QFETCH(std::vector<int>, labels);
+        QFETCH(int, expected);
+        const int groups = int(labels.size());
+        std::vector<schedule::artifact::ParityOp> ops(labels.size());
+        for (int g = 0; g < groups; ++g) {
+            ops[std::size_t(g)].exprKey = g;
+            ops[std::size_t(g)].matmul = true;
+            ops[std::size_t(g)].dims = { 32, 100 + labels[std::size_t(g)], 128 };
+        }
+        constexpr int kDisplacement = 4;
+        if (expected < 0) {
+            std::set<std::vector<int>> sequences;
+            std::vector<int> perm(labels.size());
+            for (int g = 0; g < groups; ++g)
+                perm[std::size_t(g)] = g;
+            do {
+                bool within = true;
+                for (int p = 0; p < groups && within; ++p)
+                    within = std::abs(perm[std::size_t(p)] - p) <= kDisplacement;
+                if (within) {
+                    std::vector<int> sequence;
+                    for (int g : perm)
+                        sequence.push_back(labels[std::size_t(g)]);
+                    sequences.insert(sequence);
+                }
+            } while (std::next_permutation(perm.begin(), perm.end()));
+            expected = int(sequences.size());
+        }
+        std::string error;
+        const auto orders = schedule::artifact::reducedPreloadOrders(ops, 1, kDisplacement, &error);
+        QVERIFY2(error.empty(), error.c_str());
+        QCOMPARE(int(orders.size()), expected);
+        QCOMPARE(orders.front(), [&] {
+            std::vector<int> identity(labels.size());
+            for (int g = 0; g < groups; ++g)
+                identity[std::size_t(g)] = g;
+            return identity;
+        }());
+        std::set<std::vector<int>> seen;
+        for (const auto& order : orders) {
+            std::vector<int> sequence;
+            for (int p = 0; p < groups; ++p) {
+                QVERIFY(std::abs(order[std::size_t(p)] - p) <= kDisplacement);
+                sequence.push_back(labels[std::size_t(order[std::size_t(p)])]);
+            }
+            QVERIFY(seen.insert(sequence).second);
+        }
+    }
+
     void schedulesKeepTheirRules_data()
     {
         QTest::addColumn<int>("design");
