@@ -21,6 +21,7 @@ timed "fig17, equal terms, cold" reproduce fig17 --out "$work/f17" --cache "$wor
 timed "all, equal terms, cold" reproduce all --out "$work/eq" --cache "$work/eq.sqlite"
 timed "all, equal terms, from the cache" reproduce all --out "$work/eq2" --cache "$work/eq.sqlite"
 if [[ -f "$einstein/llama2-13.json" ]]; then
+    timed "fig17, parity, cold" reproduce fig17 --parity artifact --einstein "$einstein" --out "$work/p17" --cache "$work/p17.sqlite"
     timed "all, parity, cold" reproduce all --parity artifact --einstein "$einstein" --out "$work/p" --cache "$work/p.sqlite"
     timed "all, parity, from the cache" reproduce all --parity artifact --einstein "$einstein" --out "$work/p2" --cache "$work/p.sqlite"
     timed "ablation, cold" reproduce ablation --einstein "$einstein" --out "$work/a" --cache "$work/a.sqlite"
