@@ -60,8 +60,10 @@ namespace {
 
     class ChartBuilder {
     public:
-        ChartBuilder(const std::vector<run::PaperPointResult>& points, const PublishedValues& published)
-            : m_points(points)
+        ChartBuilder(const std::string& figure, const std::vector<run::PaperPointResult>& points,
+            const PublishedValues& published)
+            : m_figure(figure)
+            , m_points(points)
             , m_published(published)
         {
         }
@@ -95,10 +97,12 @@ namespace {
             return panel;
         }
 
-        /// Grouped bars: one category per point that passes `filter` (label from `labelOf`), a bar per design.
+        /// Grouped bars: one category per point that passes `filter` (label from `labelOf`), a bar per design;
+        /// with `withMean` a last category "mean", ours over the shown points beside the paper's figure-level value.
         run::ChartPanel bars(const std::string& title, const std::string& yLabel, const Filter& filter,
             const std::function<std::string(const run::PaperPoint&)>& labelOf, const Metric& metric,
-            const std::string& metricName, const std::vector<std::string>& designs = kDesigns) const
+            const std::string& metricName, const std::vector<std::string>& designs = kDesigns,
+            bool withMean = false) const
         {
             run::ChartPanel panel { title, run::ChartKind::GroupedBars, "", yLabel, {}, {}, true };
             std::vector<const run::PaperPointResult*> shown;
@@ -108,6 +112,8 @@ namespace {
                     panel.categories.push_back(labelOf(point.point));
                 }
             }
+            if (withMean)
+                panel.categories.push_back("mean");
             for (const std::string& design : designs) {
                 run::ChartSeries ours { design, design, {}, {}, false };
                 run::ChartSeries reference { design, design, {}, {}, true };
@@ -122,10 +128,61 @@ namespace {
                         reference.name = kind;
                     }
                 }
+                if (withMean) {
+                    double sum = 0;
+                    int count = 0;
+                    for (const double value : ours.y) {
+                        if (std::isfinite(value)) {
+                            sum += value;
+                            ++count;
+                        }
+                    }
+                    ours.y.push_back(count > 0 ? sum / count : kNaN);
+                    const PublishedValue* paper = publishedHeadline(m_published, m_figure, metricName, design);
+                    reference.y.push_back(paper ? paper->value : kNaN);
+                    if (paper) {
+                        anyReference = true;
+                        reference.name = paper->kind;
+                    }
+                }
                 panel.series.push_back(std::move(ours));
                 if (anyReference)
                     panel.series.push_back(std::move(reference));
             }
+            return panel;
+        }
+
+        /// The figure's headline speedups and ideal fraction that the paper states: ours (Elk-Full's colour)
+        /// beside the paper's; no panel when the published values have none of them.
+        std::optional<run::ChartPanel> headlines() const
+        {
+            static const std::vector<std::pair<std::string, std::string>> shownRatios = {
+                { "speedup_over_basic", "÷ basic\nmean" },
+                { "speedup_over_basic_max", "÷ basic\nmax" },
+                { "speedup_over_static", "÷ static\nmean" },
+                { "speedup_over_static_max", "÷ static\nmax" },
+                { "ideal_fraction", "ideal ÷\nelk-full" },
+            };
+            run::ChartPanel panel { "headlines (elk-full)", run::ChartKind::GroupedBars, "", "latency ratio", {}, {},
+                true };
+            run::ChartSeries ours { "elk-full", "elk-full", {}, {}, false };
+            run::ChartSeries reference { "paper", "elk-full", {}, {}, true };
+            const std::vector<HeadlineRatio> ratios = headlineRatios(m_figure, m_points, m_published);
+            bool anyPaper = false;
+            for (const auto& [metric, label] : shownRatios) {
+                for (const HeadlineRatio& ratio : ratios) {
+                    if (ratio.metric != metric)
+                        continue;
+                    panel.categories.push_back(label);
+                    ours.y.push_back(ratio.ours);
+                    reference.y.push_back(ratio.hasPaper ? ratio.paper : kNaN);
+                    anyPaper = anyPaper || ratio.hasPaper;
+                }
+            }
+            if (!anyPaper)
+                return std::nullopt;
+            panel.series.push_back(std::move(ours));
+            panel.series.push_back(std::move(reference));
             return panel;
         }
 
@@ -162,6 +219,7 @@ namespace {
         }
 
     private:
+        const std::string& m_figure;
         const std::vector<run::PaperPointResult>& m_points;
         const PublishedValues& m_published;
     };
@@ -194,7 +252,7 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
                             ? "Elk Studio's pipeline and simulator on the bundled models"
                             : "Artifact parity on the artifact's model files")
         + "; raw values (no running minima or clamps).";
-    const ChartBuilder build(points, published);
+    const ChartBuilder build(figure, points, published);
 
     if (figure == "fig17") {
         chart.columns = 2;
@@ -219,9 +277,11 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
         }
         auto all = [](const run::PaperPoint&) { return true; };
         auto byModel = [](const run::PaperPoint& p) { return p.model; };
-        chart.panels.push_back(build.bars("(b) HBM utilisation", "utilisation", all, byModel, kHbm, "hbm_utilization"));
-        chart.panels.push_back(build.bars("(c) NoC utilisation", "utilisation", all, byModel, kNoc, "noc_utilization"));
-        chart.panels.push_back(build.bars("(d) TFLOP/s", "TFLOP/s", all, byModel, kTflops, "tflops"));
+        chart.panels.push_back(
+            build.bars("(b) HBM utilisation", "utilisation", all, byModel, kHbm, "hbm_utilization", kDesigns, true));
+        chart.panels.push_back(
+            build.bars("(c) NoC utilisation", "utilisation", all, byModel, kNoc, "noc_utilization", kDesigns, true));
+        chart.panels.push_back(build.bars("(d) TFLOP/s", "TFLOP/s", all, byModel, kTflops, "tflops", kDesigns, true));
     } else if (figure == "fig19" || figure == "fig21") {
         chart.columns = 4;
         const bool noc = figure == "fig21";
@@ -277,6 +337,8 @@ run::PaperChart paperChart(const std::string& figure, run::ReproduceMode mode,
             chart.panels.back().xLabel = "HBM bandwidth (GB/s) · NoC ×x · compute ×y";
         }
     }
+    if (auto headline = build.headlines())
+        chart.panels.push_back(std::move(*headline));
     if ((figure == "fig18" || figure == "fig21") && mode == run::ReproduceMode::ArtifactParity)
         chart.caption += " NoC utilisation as the artifact computes it ((Σ preload NoC time + Σ comm) ÷ latency): "
                          "Ideal's preloads have a NoC of their own, so it may exceed 1.";

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 namespace elk::exports {
@@ -25,6 +26,14 @@ namespace {
         return text;
     }
 
+    /// Ours in a table: three decimals, or three significant digits for a small share.
+    std::string shown(double value)
+    {
+        if (!std::isfinite(value))
+            return "—";
+        return number(value, std::fabs(value) >= 0.1 ? "%.3f" : "%.3g");
+    }
+
     const run::PaperDesignResult* designOf(const run::PaperPointResult& point, const std::string& design)
     {
         for (const run::PaperDesignResult& d : point.designs) {
@@ -34,22 +43,113 @@ namespace {
         return nullptr;
     }
 
-    struct RatioDef {
-        const char* name;
-        const char* metric;
-        const char* numerator; ///< latency of this design …
-        const char* denominator; ///< … over this one's
+    using Field = double run::PaperDesignResult::*;
+
+    /// How a headline folds its per-point numerator and denominator together.
+    enum class Fold {
+        MeanOfRatios, ///< arithmetic mean of numerator / denominator over the points
+        MaxOfRatios, ///< the largest numerator / denominator ("up to")
+        RatioOfSums, ///< Σ numerator / Σ denominator (shares of a breakdown)
+        OneMinusRatioOfSums, ///< 1 − Σ numerator / Σ denominator (the share of a part removed)
     };
 
-    // Speedups are latency ratios (slower design over Elk-Full); the ideal fraction is ideal over elk-full,
-    // "94 % of the ideal roofline" in the paper's abstract.
-    const RatioDef kRatios[] = {
-        { "elk-full speedup over basic", "speedup_over_basic", "basic", "elk-full" },
-        { "elk-full speedup over static", "speedup_over_static", "static", "elk-full" },
-        { "elk-full speedup over elk-dyn", "speedup_over_elk_dyn", "elk-dyn", "elk-full" },
-        { "ideal fraction (ideal / elk-full latency)", "ideal_fraction", "ideal", "elk-full" },
-        { "elk-dyn ideal fraction (ideal / elk-dyn latency)", "elk_dyn_ideal_fraction", "ideal", "elk-dyn" },
+    struct HeadlineDef {
+        const char* name;
+        const char* metric; ///< the published values' metric name
+        const char* numerator; ///< this design's field …
+        Field numeratorField;
+        const char* denominator; ///< … over this design's
+        Field denominatorField;
+        Fold fold;
     };
+
+    constexpr Field kLatencyField = &run::PaperDesignResult::latencyMs;
+
+    // Speedups are latency ratios (slower design over Elk-Full); the ideal fraction is ideal over elk-full,
+    // "94.84 % of the ideal performance" in the paper's §6.2. The breakdown shares follow §6.2's Fig. 18 (a)
+    // sentences; our "rest" (neither a preload nor an execution in progress) stands in for its
+    // "interconnect" part (stalled by interconnect contention).
+    const HeadlineDef kHeadlines[] = {
+        { "elk-full speedup over basic (mean)", "speedup_over_basic", "basic", kLatencyField, "elk-full", kLatencyField,
+            Fold::MeanOfRatios },
+        { "elk-full speedup over basic (max)", "speedup_over_basic_max", "basic", kLatencyField, "elk-full",
+            kLatencyField, Fold::MaxOfRatios },
+        { "elk-full speedup over static (mean)", "speedup_over_static", "static", kLatencyField, "elk-full",
+            kLatencyField, Fold::MeanOfRatios },
+        { "elk-full speedup over static (max)", "speedup_over_static_max", "static", kLatencyField, "elk-full",
+            kLatencyField, Fold::MaxOfRatios },
+        { "elk-full speedup over elk-dyn (mean)", "speedup_over_elk_dyn", "elk-dyn", kLatencyField, "elk-full",
+            kLatencyField, Fold::MeanOfRatios },
+        { "ideal fraction (ideal / elk-full latency, mean)", "ideal_fraction", "ideal", kLatencyField, "elk-full",
+            kLatencyField, Fold::MeanOfRatios },
+        { "elk-dyn ideal fraction (ideal / elk-dyn latency, mean)", "elk_dyn_ideal_fraction", "ideal", kLatencyField,
+            "elk-dyn", kLatencyField, Fold::MeanOfRatios },
+        { "static overlap over basic overlap (sum / sum)", "static_overlap_over_basic", "static",
+            &run::PaperDesignResult::overlapMs, "basic", &run::PaperDesignResult::overlapMs, Fold::RatioOfSums },
+        { "stall (rest) removed by elk-full vs elk-dyn (1 - sum / sum)", "elk_full_stall_removed_vs_elk_dyn",
+            "elk-full", &run::PaperDesignResult::restMs, "elk-dyn", &run::PaperDesignResult::restMs,
+            Fold::OneMinusRatioOfSums },
+        { "elk-full preload-only share of latency (sum / sum)", "elk_full_preload_only_share", "elk-full",
+            &run::PaperDesignResult::preloadOnlyMs, "elk-full", kLatencyField, Fold::RatioOfSums },
+    };
+
+    /// The per-design figure means the paper states for Fig. 18 (b)–(d).
+    struct MeanDef {
+        const char* metric;
+        Field field;
+    };
+    const MeanDef kMeans[] = {
+        { "hbm_utilization", &run::PaperDesignResult::hbmUtilization },
+        { "noc_utilization", &run::PaperDesignResult::nocUtilization },
+        { "tflops", &run::PaperDesignResult::tflops },
+    };
+    const char* const kDesignNames[] = { "basic", "static", "elk-dyn", "elk-full", "ideal" };
+
+    /// The points a figure's headlines average over: Fig. 23's speedups are the LLMs' (§6.4 (3) turns to
+    /// DiT-XL only after them); every other figure, all its points.
+    std::vector<const run::PaperPointResult*> headlinePoints(
+        const std::string& figure, const std::vector<run::PaperPointResult>& points)
+    {
+        std::vector<const run::PaperPointResult*> chosen;
+        for (const run::PaperPointResult& point : points) {
+            if (figure != "fig23" || point.point.model != "vit-huge")
+                chosen.push_back(&point);
+        }
+        return chosen;
+    }
+
+    std::string sourceOf(const PublishedValue& value)
+    {
+        return (value.figure == "abstract" ? "abstract" : value.figure + value.panel) + ", page "
+            + std::to_string(value.page) + (value.readOffPlot ? ", read off the plot ±" + number(value.precision) : "")
+            + ": " + value.source;
+    }
+
+} // namespace
+
+const PublishedValue* publishedHeadline(
+    const PublishedValues& published, const std::string& figure, const std::string& metric, const std::string& design)
+{
+    // The figure's own number first; the abstract's stands for Fig. 17, the main evaluation.
+    const PublishedValue* abstract = nullptr;
+    for (const PublishedValue& value : published.values) {
+        if (value.kind != "paper" || !value.point.empty() || value.metric != metric || value.design != design)
+            continue;
+        if (value.figure == figure)
+            return &value;
+        if (value.figure == "abstract" && figure == "fig17" && abstract == nullptr)
+            abstract = &value;
+    }
+    return abstract;
+}
+
+std::string headlineScope(const std::string& figure)
+{
+    return figure == "fig23" ? "the LLMs' points (DiT-XL is drawn but not averaged, as in the paper's §6.4 (3))"
+                             : "all the figure's points";
+}
+
+namespace {
 
     std::string topologyOf(const run::PaperPoint& point)
     {
@@ -120,36 +220,81 @@ std::string reproduceCsv(const std::string& figure, const std::vector<run::Paper
 std::vector<HeadlineRatio> headlineRatios(
     const std::string& figure, const std::vector<run::PaperPointResult>& points, const PublishedValues& published)
 {
+    const std::vector<const run::PaperPointResult*> scope = headlinePoints(figure, points);
     std::vector<HeadlineRatio> ratios;
-    for (const RatioDef& def : kRatios) {
+    for (const HeadlineDef& def : kHeadlines) {
         HeadlineRatio ratio;
         ratio.name = def.name;
         ratio.metric = def.metric;
-        double sum = 0;
-        for (const run::PaperPointResult& point : points) {
-            const auto* top = designOf(point, def.numerator);
-            const auto* bottom = designOf(point, def.denominator);
-            if (top == nullptr || bottom == nullptr)
+        double sum = 0, top = 0, bottom = 0, largest = -std::numeric_limits<double>::infinity();
+        for (const run::PaperPointResult* point : scope) {
+            const auto* up = designOf(*point, def.numerator);
+            const auto* down = designOf(*point, def.denominator);
+            if (up == nullptr || down == nullptr)
                 continue;
-            sum += top->latencyMs / bottom->latencyMs;
+            const double numerator = (*up).*def.numeratorField, denominator = (*down).*def.denominatorField;
+            top += numerator;
+            bottom += denominator;
+            if (denominator > 0) {
+                sum += numerator / denominator;
+                largest = std::max(largest, numerator / denominator);
+            }
             ++ratio.points;
         }
-        ratio.ours = ratio.points > 0 ? sum / ratio.points : std::nan("");
-        for (const PublishedValue& value : published.values) {
-            // A headline of this figure, or the abstract's (compared with Fig. 17, the main evaluation).
-            const bool mine = value.figure == figure || (value.figure == "abstract" && figure == "fig17");
-            if (value.kind == "paper" && mine && value.point.empty() && value.metric == def.metric) {
-                ratio.hasPaper = true;
-                ratio.paper = value.value;
-                ratio.paperSource = (value.figure == "abstract" ? "abstract" : value.figure + value.panel) + ", page "
-                    + std::to_string(value.page)
-                    + (value.readOffPlot ? ", read off the plot ±" + number(value.precision) : "") + ": "
-                    + value.source;
+        ratio.ours = std::nan("");
+        if (ratio.points > 0) {
+            switch (def.fold) {
+            case Fold::MeanOfRatios:
+                ratio.ours = sum / ratio.points;
+                break;
+            case Fold::MaxOfRatios:
+                ratio.ours = largest;
+                break;
+            case Fold::RatioOfSums:
+                ratio.ours = bottom > 0 ? top / bottom : std::nan("");
+                break;
+            case Fold::OneMinusRatioOfSums:
+                ratio.ours = bottom > 0 ? 1 - top / bottom : std::nan("");
+                break;
             }
+        }
+        if (const PublishedValue* value = publishedHeadline(published, figure, def.metric, "")) {
+            ratio.hasPaper = true;
+            ratio.paper = value->value;
+            ratio.paperSource = sourceOf(*value);
         }
         ratios.push_back(std::move(ratio));
     }
     return ratios;
+}
+
+std::vector<DesignMean> designMeans(
+    const std::string& figure, const std::vector<run::PaperPointResult>& points, const PublishedValues& published)
+{
+    const std::vector<const run::PaperPointResult*> scope = headlinePoints(figure, points);
+    std::vector<DesignMean> means;
+    for (const char* design : kDesignNames) {
+        for (const MeanDef& def : kMeans) {
+            DesignMean mean;
+            mean.design = design;
+            mean.metric = def.metric;
+            double sum = 0;
+            for (const run::PaperPointResult* point : scope) {
+                if (const auto* d = designOf(*point, design)) {
+                    sum += (*d).*def.field;
+                    ++mean.points;
+                }
+            }
+            mean.ours = mean.points > 0 ? sum / mean.points : std::nan("");
+            if (const PublishedValue* value = publishedHeadline(published, figure, def.metric, design)) {
+                mean.hasPaper = true;
+                mean.paper = value->value;
+                mean.paperSource = sourceOf(*value);
+            }
+            means.push_back(std::move(mean));
+        }
+    }
+    return means;
 }
 
 std::string summaryJson(const std::string& figure, run::ReproduceMode mode,
@@ -175,6 +320,19 @@ std::string summaryJson(const std::string& figure, run::ReproduceMode mode,
         row["paper_source"] = ratio.hasPaper ? ratio.paperSource : "not in the published values";
         ratios.push_back(std::move(row));
     }
+    root["headline_points"] = headlineScope(figure);
+    auto& means = root["design_means"];
+    means = nlohmann::ordered_json::array();
+    for (const DesignMean& mean : designMeans(figure, points, published)) {
+        nlohmann::ordered_json row;
+        row["design"] = mean.design;
+        row["metric"] = mean.metric;
+        row["ours"] = std::isfinite(mean.ours) ? nlohmann::ordered_json(mean.ours) : nlohmann::ordered_json();
+        row["points"] = mean.points;
+        row["paper"] = mean.hasPaper ? nlohmann::ordered_json(mean.paper) : nlohmann::ordered_json();
+        row["paper_source"] = mean.hasPaper ? mean.paperSource : "not in the published values";
+        means.push_back(std::move(row));
+    }
     auto& compared = root["published_points"];
     compared = nlohmann::ordered_json::array();
     for (const auto& [entry, ours] : publishedLatencies(points, published)) {
@@ -197,13 +355,33 @@ std::string summaryMarkdown(const std::string& figure, run::ReproduceMode mode,
     const int failed = failedPoints(points);
     md += "Mode: " + std::string(run::toString(mode)) + ". Points: " + std::to_string(points.size());
     md += failed > 0 ? " (" + std::to_string(failed) + " without a result; see the CSV's error column)" : std::string();
-    md += ". Ratios are arithmetic means over the points where both designs have a latency.\n\n";
+    md += ". Headlines over " + headlineScope(figure)
+        + " where both designs have a result; how each folds "
+          "the points is in its name.\n\n";
     md += "| headline | ours | points | paper | paper's source |\n|---|---|---|---|---|\n";
     for (const HeadlineRatio& ratio : headlineRatios(figure, points, published)) {
-        md += "| " + ratio.name + " | " + (std::isfinite(ratio.ours) ? number(ratio.ours, "%.3f") : "—") + " | "
-            + std::to_string(ratio.points) + " | " + (ratio.hasPaper ? number(ratio.paper, "%.3g") : "—") + " | "
+        md += "| " + ratio.name + " | " + shown(ratio.ours) + " | " + std::to_string(ratio.points) + " | "
+            + (ratio.hasPaper ? number(ratio.paper, "%.4g") : "—") + " | "
             + (ratio.hasPaper ? ratio.paperSource : "not in the published values") + " |\n";
     }
+    // Per-design means (Fig. 18 (b)-(d) in the paper), sources once each below the table.
+    md += "\nPer-design means over the same points (ours / paper):\n\n"
+          "| design | HBM utilisation | NoC utilisation | TFLOP/s |\n|---|---|---|---|\n";
+    std::vector<std::string> sources;
+    const std::vector<DesignMean> means = designMeans(figure, points, published);
+    for (std::size_t i = 0; i + 2 < means.size(); i += 3) {
+        md += "| " + means[i].design;
+        for (std::size_t m = i; m < i + 3; ++m) {
+            md += " | " + shown(means[m].ours) + " / " + (means[m].hasPaper ? number(means[m].paper, "%.4g") : "—");
+            if (means[m].hasPaper && std::find(sources.begin(), sources.end(), means[m].paperSource) == sources.end())
+                sources.push_back(means[m].paperSource);
+        }
+        md += " |\n";
+    }
+    for (const std::string& source : sources)
+        md += "\n- paper: " + source;
+    if (!sources.empty())
+        md += "\n";
     std::string rows;
     for (const auto& [entry, ours] : publishedLatencies(points, published)) {
         const PublishedValue& value = *entry;

@@ -44,12 +44,11 @@ PublishedValues parsePublishedValues(std::string_view text, const std::string& f
 /// One CSV row per point and design with every raw number (header included).
 std::string reproduceCsv(const std::string& figure, const std::vector<run::PaperPointResult>& points);
 
-/// A headline ratio of a figure: ours over its points, and the paper's when the published values
-/// have it.
+/// A headline of a figure: ours over its points, and the paper's when the published values have it.
 struct HeadlineRatio {
-    std::string name; ///< "elk-full speedup over basic", "ideal fraction (ideal / elk-full)"
+    std::string name; ///< "elk-full speedup over basic (mean)", "… (max)", "ideal fraction (…)"
     std::string metric; ///< the published values' metric name: speedup_over_basic, …, ideal_fraction
-    double ours = 0; ///< arithmetic mean over the figure's points where both designs have a latency
+    double ours = 0; ///< folded over the figure's headline points where both designs have a result (see name)
     int points = 0;
     bool hasPaper = false;
     double paper = 0;
@@ -57,6 +56,27 @@ struct HeadlineRatio {
 };
 std::vector<HeadlineRatio> headlineRatios(
     const std::string& figure, const std::vector<run::PaperPointResult>& points, const PublishedValues& published);
+
+/// A per-design mean of a figure (the paper's Fig. 18 (b)-(d): HBM and NoC utilisation, TFLOP/s).
+struct DesignMean {
+    std::string design;
+    std::string metric; ///< hbm_utilization, noc_utilization, tflops
+    double ours = 0; ///< arithmetic mean over the headline points where the design has a result
+    int points = 0;
+    bool hasPaper = false;
+    double paper = 0;
+    std::string paperSource;
+};
+std::vector<DesignMean> designMeans(
+    const std::string& figure, const std::vector<run::PaperPointResult>& points, const PublishedValues& published);
+
+/// The paper's figure-level number for (figure, metric, design; "" for a ratio), the figure's own entry
+/// before the abstract's (which stands for Fig. 17); null when the published values lack it.
+const PublishedValue* publishedHeadline(
+    const PublishedValues& published, const std::string& figure, const std::string& metric, const std::string& design);
+
+/// Which of a figure's points its headlines average over, in words.
+std::string headlineScope(const std::string& figure);
 
 /// The summary of one figure: JSON (schema elk.reproduce-summary/1) and Markdown.
 std::string summaryJson(const std::string& figure, run::ReproduceMode mode,

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "engine/export/paper_report.h"
@@ -160,6 +161,28 @@ private slots:
         }
         QCOMPARE(artifact, 10); // the two measured points of issue 14, five designs each
         QVERIFY(paper >= 1); // the abstract's 94 %
+        // The numbers §6.2-§6.4 print, each where the reports look for it.
+        const struct {
+            const char* figure;
+            const char* metric;
+            const char* design;
+            double value;
+        } printed[] = {
+            { "fig17", "speedup_over_basic", "", 1.87 },
+            { "fig17", "speedup_over_static_max", "", 1.49 },
+            { "fig17", "ideal_fraction", "", 0.9484 },
+            { "fig18", "hbm_utilization", "ideal", 0.6438 },
+            { "fig18", "noc_utilization", "elk-full", 0.8952 },
+            { "fig18", "tflops", "elk-full", 81.06 },
+            { "fig23", "speedup_over_static", "", 1.36 },
+        };
+        for (const auto& number : printed) {
+            const exports::PublishedValue* found
+                = exports::publishedHeadline(values, number.figure, number.metric, number.design);
+            QVERIFY2(found != nullptr, number.metric);
+            QCOMPARE(found->value, number.value);
+            QVERIFY(!found->readOffPlot && found->page >= 10 && found->page <= 12);
+        }
     }
 
     void tablesAndChart()
@@ -180,17 +203,28 @@ private slots:
         QCOMPARE(ratios.front().ours, 2.0);
         QVERIFY(ratios.front().hasPaper);
         QCOMPARE(ratios.front().paper, 1.9);
-        QCOMPARE(ratios[3].ours, 0.9); // ideal / elk-full
+        QCOMPARE(ratios[1].metric, std::string("speedup_over_basic_max"));
+        QCOMPARE(ratios[1].ours, 2.0);
+        QCOMPARE(ratios[5].metric, std::string("ideal_fraction"));
+        QCOMPARE(ratios[5].ours, 0.9); // ideal / elk-full
+        QVERIFY(!ratios[5].hasPaper); // no abstract entry in this file, and none of fig17's own
 
         const std::string csv = exports::reproduceCsv("fig17", results);
         QCOMPARE(int(std::count(csv.begin(), csv.end(), '\n')), 1 + 24 * 5);
         QVERIFY(csv.find("too large") != std::string::npos);
         const std::string md = exports::summaryMarkdown("fig17", run::ReproduceMode::EqualTerms, results, published);
-        QVERIFY(md.find("| elk-full speedup over basic | 2.000 | 23 | 1.9 |") != std::string::npos);
+        QVERIFY(md.find("| elk-full speedup over basic (mean) | 2.000 | 23 | 1.9 |") != std::string::npos);
         QVERIFY(md.find("-9.1 %") != std::string::npos); // 10 ms against the published 11 ms
 
         const run::PaperChart chart = exports::paperChart("fig17", run::ReproduceMode::EqualTerms, results, published);
-        QCOMPARE(int(chart.panels.size()), 4);
+        QCOMPARE(int(chart.panels.size()), 5); // four models and the headlines, since the paper's speedup is given
+        const run::ChartPanel& headlines = chart.panels.back();
+        QCOMPARE(headlines.categories.size(), std::size_t(5));
+        QCOMPARE(headlines.series.size(), std::size_t(2));
+        QCOMPARE(headlines.series[0].y[0], 2.0);
+        QVERIFY(headlines.series[1].reference);
+        QCOMPARE(headlines.series[1].y[0], 1.9);
+        QVERIFY(std::isnan(headlines.series[1].y[1]));
         const run::ChartPanel& llama = chart.panels.front();
         QCOMPARE(llama.kind, run::ChartKind::GroupedBars);
         QCOMPARE(int(llama.categories.size()), 6);
@@ -220,6 +254,97 @@ private slots:
                 }
             }
         }
+    }
+
+    /// The figure-level numbers the paper's text states: Fig. 18's breakdown shares and per-design means
+    /// (with the "mean" bar beside the paper's), Fig. 23's LLM-only scope, the figure's own ideal fraction
+    /// before the abstract's.
+    void figureLevelValues()
+    {
+        const auto fig18 = run::paperFigure("fig18");
+        std::vector<run::PaperPointResult> results;
+        for (std::size_t i = 0; i < fig18->points.size(); ++i) {
+            run::PaperPointResult point = syntheticPoint(fig18->points[i], { 20, 15, 12, 10, 9 });
+            for (run::PaperDesignResult& d : point.designs) {
+                d.overlapMs = d.design == "basic" ? 1 : 10;
+                d.restMs = d.design == "elk-dyn" ? 4 : 1;
+                d.preloadOnlyMs = d.design == "elk-full" ? 0.1 : 2;
+                d.hbmUtilization = 0.1 * double(i + 1);
+                d.tflops = 80;
+            }
+            results.push_back(point);
+        }
+        exports::PublishedValues published;
+        published.values.push_back(
+            { "paper", "fig18", "b", 11, "hbm_utilization", "elk-full", "", 0.624, false, 0.00005, "§6.3" });
+        published.values.push_back(
+            { "paper", "fig18", "a", 11, "static_overlap_over_basic", "", "", 11.26, false, 0.005, "§6.2" });
+        published.values.push_back(
+            { "paper", "abstract", "", 1, "ideal_fraction", "", "", 0.94, false, 0.005, "abstract" });
+        published.values.push_back(
+            { "paper", "fig17", "", 10, "ideal_fraction", "", "", 0.9484, false, 0.00005, "§6.2" });
+
+        std::map<std::string, exports::HeadlineRatio> byMetric;
+        for (const exports::HeadlineRatio& ratio : exports::headlineRatios("fig18", results, published))
+            byMetric[ratio.metric] = ratio;
+        QCOMPARE(byMetric["static_overlap_over_basic"].ours, 10.0);
+        QCOMPARE(byMetric["static_overlap_over_basic"].paper, 11.26);
+        QCOMPARE(byMetric["elk_full_stall_removed_vs_elk_dyn"].ours, 0.75);
+        QCOMPARE(byMetric["elk_full_preload_only_share"].ours, 0.01);
+        QVERIFY(!byMetric["ideal_fraction"].hasPaper); // the abstract stands for Fig. 17 only
+
+        const auto means = exports::designMeans("fig18", results, published);
+        QCOMPARE(int(means.size()), 15);
+        const auto elkFullHbm = std::find_if(means.begin(), means.end(),
+            [](const auto& m) { return m.design == "elk-full" && m.metric == "hbm_utilization"; });
+        QVERIFY(elkFullHbm != means.end());
+        QCOMPARE(elkFullHbm->points, 4);
+        QVERIFY(std::fabs(elkFullHbm->ours - 0.25) < 1e-12);
+        QVERIFY(elkFullHbm->hasPaper);
+        QCOMPARE(elkFullHbm->paper, 0.624);
+        const std::string md = exports::summaryMarkdown("fig18", run::ReproduceMode::EqualTerms, results, published);
+        QVERIFY(md.find("| elk-full | 0.250 / 0.624 | 0 / — | 80.000 / — |") != std::string::npos);
+
+        const run::PaperChart chart = exports::paperChart("fig18", run::ReproduceMode::EqualTerms, results, published);
+        const auto hbmPanel = std::find_if(chart.panels.begin(), chart.panels.end(),
+            [](const run::ChartPanel& panel) { return panel.title == "(b) HBM utilisation"; });
+        QVERIFY(hbmPanel != chart.panels.end());
+        QCOMPARE(hbmPanel->categories.back(), std::string("mean"));
+        int references = 0;
+        for (const run::ChartSeries& series : hbmPanel->series) {
+            QCOMPARE(series.y.size(), hbmPanel->categories.size());
+            if (!series.reference)
+                continue;
+            ++references;
+            QCOMPARE(series.design, std::string("elk-full"));
+            QCOMPARE(series.name, std::string("paper"));
+            QCOMPARE(series.y.back(), 0.624);
+        }
+        QCOMPARE(references, 1);
+
+        // Fig. 17's ideal fraction: §6.2's 94.84 %, not the abstract's rounded 94 %.
+        const auto fig17 = run::paperFigure("fig17");
+        std::vector<run::PaperPointResult> decode;
+        for (const run::PaperPoint& point : fig17->points)
+            decode.push_back(syntheticPoint(point, { 20, 15, 12, 10, 9 }));
+        for (const exports::HeadlineRatio& ratio : exports::headlineRatios("fig17", decode, published)) {
+            if (ratio.metric == "ideal_fraction")
+                QCOMPARE(ratio.paper, 0.9484);
+        }
+
+        // Fig. 23's headlines average the LLMs only: DiT-XL's points are drawn, not averaged.
+        const auto fig23 = run::paperFigure("fig23");
+        std::vector<run::PaperPointResult> cores;
+        int llmPoints = 0;
+        for (const run::PaperPoint& point : fig23->points) {
+            const bool dit = point.model == "vit-huge";
+            llmPoints += !dit;
+            cores.push_back(syntheticPoint(
+                point, dit ? std::vector<double> { 100, 15, 12, 10, 9 } : std::vector<double> { 20, 15, 12, 10, 9 }));
+        }
+        const auto fig23Ratios = exports::headlineRatios("fig23", cores, {});
+        QCOMPARE(fig23Ratios.front().points, llmPoints);
+        QCOMPARE(fig23Ratios.front().ours, 2.0);
     }
 
     void equalTermsThroughTheCache()
