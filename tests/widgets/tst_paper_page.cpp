@@ -120,6 +120,7 @@ private slots:
         QVERIFY(m_page->figureView()->panelCount() > 0);
         QVERIFY2(m_page->summaryMarkdown().contains(u"speedup"_s), qPrintable(m_page->summaryMarkdown()));
         QVERIFY(summaryText().contains(u"speedup"_s));
+        QVERIFY(summaryText().contains(u"Per-design means"_s)); // Fig. 18 (b)-(d): ours beside the paper's
         QVERIFY(m_page->exportButton()->isEnabled());
         QVERIFY2(statusText().contains(u"4 points"_s), qPrintable(statusText()));
         grabInto(u"paper-page-fig18.png"_s);
