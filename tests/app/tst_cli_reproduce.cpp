@@ -101,7 +101,19 @@ private slots:
         QCOMPARE(summary.value(u"schema"_s).toString(), u"elk.reproduce-summary/1"_s);
         QCOMPARE(summary.value(u"mode"_s).toString(), u"equal-terms"_s);
         QVERIFY(summary.value(u"headline_ratios"_s).toArray().size() >= 4);
-        QVERIFY(fileBytes(u"out/fig18-summary.md"_s).contains("| elk-full speedup over basic |"));
+        QVERIFY(fileBytes(u"out/fig18-summary.md"_s).contains("| elk-full speedup over basic (mean) |"));
+        // Fig. 18 (b): the bundled values' HBM utilisation of Elk-Full beside ours (§6.3's 62.40 %).
+        bool elkFullHbm = false;
+        for (const QJsonValue& row : summary.value(u"design_means"_s).toArray()) {
+            const QJsonObject mean = row.toObject();
+            if (mean.value(u"design"_s).toString() == u"elk-full"_s
+                && mean.value(u"metric"_s).toString() == u"hbm_utilization"_s) {
+                elkFullHbm = true;
+                QCOMPARE(mean.value(u"paper"_s).toDouble(), 0.624);
+                QVERIFY(mean.value(u"ours"_s).toDouble() > 0);
+            }
+        }
+        QVERIFY(elkFullHbm);
         QVERIFY(fileBytes(u"out/summary.md"_s).contains("fig18"));
 #ifdef ELK_HAS_FIGURE_CLI
         for (const char* suffix : { ".pdf", ".svg", ".png" })
