@@ -118,11 +118,25 @@ namespace {
         return chosen;
     }
 
-    std::string sourceOf(const PublishedValue& value)
+    void takePaper(PaperComparison& comparison, const PublishedValue* value)
     {
-        return (value.figure == "abstract" ? "abstract" : value.figure + value.panel) + ", page "
-            + std::to_string(value.page) + (value.readOffPlot ? ", read off the plot ±" + number(value.precision) : "")
-            + ": " + value.source;
+        if (value == nullptr)
+            return;
+        comparison.hasPaper = true;
+        comparison.paper = value->value;
+        comparison.paperSource = (value->figure == "abstract" ? "abstract" : value->figure + value->panel) + ", page "
+            + std::to_string(value->page)
+            + (value->readOffPlot ? ", read off the plot ±" + number(value->precision) : "") + ": " + value->source;
+    }
+
+    /// A comparison's JSON row fields (after the row's own name fields).
+    void writeComparison(nlohmann::ordered_json& row, const PaperComparison& comparison)
+    {
+        row["ours"]
+            = std::isfinite(comparison.ours) ? nlohmann::ordered_json(comparison.ours) : nlohmann::ordered_json();
+        row["points"] = comparison.points;
+        row["paper"] = comparison.hasPaper ? nlohmann::ordered_json(comparison.paper) : nlohmann::ordered_json();
+        row["paper_source"] = comparison.hasPaper ? comparison.paperSource : "not in the published values";
     }
 
 } // namespace
@@ -258,11 +272,7 @@ std::vector<HeadlineRatio> headlineRatios(
                 break;
             }
         }
-        if (const PublishedValue* value = publishedHeadline(published, figure, def.metric, "")) {
-            ratio.hasPaper = true;
-            ratio.paper = value->value;
-            ratio.paperSource = sourceOf(*value);
-        }
+        takePaper(ratio, publishedHeadline(published, figure, def.metric, ""));
         ratios.push_back(std::move(ratio));
     }
     return ratios;
@@ -286,11 +296,7 @@ std::vector<DesignMean> designMeans(
                 }
             }
             mean.ours = mean.points > 0 ? sum / mean.points : std::nan("");
-            if (const PublishedValue* value = publishedHeadline(published, figure, def.metric, design)) {
-                mean.hasPaper = true;
-                mean.paper = value->value;
-                mean.paperSource = sourceOf(*value);
-            }
+            takePaper(mean, publishedHeadline(published, figure, def.metric, design));
             means.push_back(std::move(mean));
         }
     }
@@ -314,10 +320,7 @@ std::string summaryJson(const std::string& figure, run::ReproduceMode mode,
         nlohmann::ordered_json row;
         row["name"] = ratio.name;
         row["metric"] = ratio.metric;
-        row["ours"] = std::isfinite(ratio.ours) ? nlohmann::ordered_json(ratio.ours) : nlohmann::ordered_json();
-        row["points"] = ratio.points;
-        row["paper"] = ratio.hasPaper ? nlohmann::ordered_json(ratio.paper) : nlohmann::ordered_json();
-        row["paper_source"] = ratio.hasPaper ? ratio.paperSource : "not in the published values";
+        writeComparison(row, ratio);
         ratios.push_back(std::move(row));
     }
     root["headline_points"] = headlineScope(figure);
@@ -327,10 +330,7 @@ std::string summaryJson(const std::string& figure, run::ReproduceMode mode,
         nlohmann::ordered_json row;
         row["design"] = mean.design;
         row["metric"] = mean.metric;
-        row["ours"] = std::isfinite(mean.ours) ? nlohmann::ordered_json(mean.ours) : nlohmann::ordered_json();
-        row["points"] = mean.points;
-        row["paper"] = mean.hasPaper ? nlohmann::ordered_json(mean.paper) : nlohmann::ordered_json();
-        row["paper_source"] = mean.hasPaper ? mean.paperSource : "not in the published values";
+        writeComparison(row, mean);
         means.push_back(std::move(row));
     }
     auto& compared = root["published_points"];

@@ -44,28 +44,27 @@ PublishedValues parsePublishedValues(std::string_view text, const std::string& f
 /// One CSV row per point and design with every raw number (header included).
 std::string reproduceCsv(const std::string& figure, const std::vector<run::PaperPointResult>& points);
 
-/// A headline of a figure: ours over its points, and the paper's when the published values have it.
-struct HeadlineRatio {
-    std::string name; ///< "elk-full speedup over basic (mean)", "… (max)", "ideal fraction (…)"
-    std::string metric; ///< the published values' metric name: speedup_over_basic, …, ideal_fraction
-    double ours = 0; ///< folded over the figure's headline points where both designs have a result (see name)
+/// One of our numbers over a figure's points, and the paper's when the published values have it.
+struct PaperComparison {
+    double ours = 0; ///< NaN when no point has the designs it needs
     int points = 0;
     bool hasPaper = false;
     double paper = 0;
     std::string paperSource;
 };
+
+/// A headline of a figure (folded over its headline points as its name says).
+struct HeadlineRatio : PaperComparison {
+    std::string name; ///< "elk-full speedup over basic (mean)", "… (max)", "ideal fraction (…)"
+    std::string metric; ///< the published values' metric name: speedup_over_basic, …, ideal_fraction
+};
 std::vector<HeadlineRatio> headlineRatios(
     const std::string& figure, const std::vector<run::PaperPointResult>& points, const PublishedValues& published);
 
-/// A per-design mean of a figure (the paper's Fig. 18 (b)-(d): HBM and NoC utilisation, TFLOP/s).
-struct DesignMean {
+/// A per-design mean over a figure's headline points (the paper's Fig. 18 (b)-(d)).
+struct DesignMean : PaperComparison {
     std::string design;
     std::string metric; ///< hbm_utilization, noc_utilization, tflops
-    double ours = 0; ///< arithmetic mean over the headline points where the design has a result
-    int points = 0;
-    bool hasPaper = false;
-    double paper = 0;
-    std::string paperSource;
 };
 std::vector<DesignMean> designMeans(
     const std::string& figure, const std::vector<run::PaperPointResult>& points, const PublishedValues& published);
