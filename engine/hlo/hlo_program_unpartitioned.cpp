@@ -101,7 +101,11 @@ void Flattener::shardInstance(const Op& op, FlatOp& flat)
     } else if (base == "transpose") {
         const Pieces in = op.operands.empty() ? Pieces {} : operandPieces(flat, 0);
         const auto permutation = intList(op, "permutation");
-        if (in && permutation && permutation->size() == rank && in->size() == rank) {
+        // The reader does not check that the permutation names the operand's dims; an entry out of
+        // range leaves the op on its global shape rather than reading past the pieces.
+        const auto inRange = [rank](std::int64_t d) { return d >= 0 && std::size_t(d) < rank; };
+        if (in && permutation && permutation->size() == rank && in->size() == rank
+            && std::all_of(permutation->begin(), permutation->end(), inRange)) {
             std::vector<std::int64_t> pieces(rank, 1);
             for (std::size_t d = 0; d < rank; ++d)
                 pieces[d] = (*in)[std::size_t((*permutation)[d])];

@@ -937,6 +937,44 @@ module @m attributes {mhlo.num_partitions = 4 : i32} {
         QCOMPARE(mhlo.program.shardedOps, std::int64_t(1));
     }
 
+    // A transpose's pieces follow its permutation; one that names a dim the operand lacks (the
+    // reader takes any integers) leaves the op and what reads it on the global shape. Found by
+    // fuzz_hlo_text: the pieces were read past their end.
+    void transposePiecesFollowOnlyAValidPermutation_data()
+    {
+        QTest::addColumn<QString>("permutation");
+        QTest::addColumn<double>("multiplyFlops");
+        QTest::addColumn<qint64>("globalShapeOps");
+        QTest::newRow("valid") << "1, 0" << 8.0 * 4 / 2 << qint64(0);
+        QTest::newRow("past the rank") << "1, 7" << 8.0 * 4 << qint64(2); // the transpose and the multiply
+        QTest::newRow("negative") << "-1, 0" << 8.0 * 4 << qint64(2);
+    }
+
+    void transposePiecesFollowOnlyAValidPermutation()
+    {
+        QFETCH(QString, permutation);
+        QFETCH(double, multiplyFlops);
+        QFETCH(qint64, globalShapeOps);
+        std::string text = R"(
+module @m attributes {mhlo.num_partitions = 2 : i32} {
+  func.func public @main(%arg0: tensor<4x8xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) -> tensor<8x4xf32> {
+    %0 = stablehlo.transpose %arg0, dims = [PERMUTATION] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    %1 = stablehlo.multiply %0, %0 : tensor<8x4xf32>
+    return %1 : tensor<8x4xf32>
+  }
+}
+)";
+        text.replace(text.find("PERMUTATION"), 11, permutation.toStdString());
+        const Flattened flat = flattenText(text);
+        QVERIFY2(flat.ok(), flat.error.c_str());
+        double flops = -1;
+        for (const FlatOp& op : flat.program.ops)
+            if (op.op->name == "stablehlo.multiply")
+                flops = op.cost.flops;
+        QCOMPARE(flops, multiplyFlops);
+        QCOMPARE(flat.program.globalShapeOps, std::int64_t(globalShapeOps));
+    }
+
     // sdy.manual_computation: its body runs on local shapes and is inlined.
     void manualComputationInlined()
     {
