@@ -102,10 +102,13 @@ void Flattener::shardInstance(const Op& op, FlatOp& flat)
         const Pieces in = op.operands.empty() ? Pieces {} : operandPieces(flat, 0);
         const auto permutation = intList(op, "permutation");
         // The reader does not check that the permutation names the operand's dims; an entry out of
-        // range leaves the op on its global shape rather than reading past the pieces.
+        // range leaves the op on its global shape (and says where) rather than reading past the pieces.
         const auto inRange = [rank](std::int64_t d) { return d >= 0 && std::size_t(d) < rank; };
-        if (in && permutation && permutation->size() == rank && in->size() == rank
-            && std::all_of(permutation->begin(), permutation->end(), inRange)) {
+        const bool valid = permutation && std::all_of(permutation->begin(), permutation->end(), inRange);
+        if (permutation && !valid)
+            m_program.warnings.push_back(where(op.location) + ": transpose permutation names a dim outside 0.."
+                + std::to_string(std::int64_t(rank) - 1) + "; costed on its global shape");
+        if (in && valid && permutation->size() == rank && in->size() == rank) {
             std::vector<std::int64_t> pieces(rank, 1);
             for (std::size_t d = 0; d < rank; ++d)
                 pieces[d] = (*in)[std::size_t((*permutation)[d])];

@@ -973,6 +973,8 @@ module @m attributes {mhlo.num_partitions = 2 : i32} {
                 flops = op.cost.flops;
         QCOMPARE(flops, multiplyFlops);
         QCOMPARE(flat.program.globalShapeOps, std::int64_t(globalShapeOps));
+        QCOMPARE(hasWarning(flat.program, "test.mlir:4:5: transpose permutation names a dim outside 0..1"),
+            globalShapeOps > 0);
     }
 
     // sdy.manual_computation: its body runs on local shapes and is inlined.
