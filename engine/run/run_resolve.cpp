@@ -8,10 +8,10 @@
 
 #include "engine/chip/chip_spec_json.h"
 #include "engine/chip/presets.h"
+#include "engine/core/build_fingerprint.h"
 #include "engine/core/json_text.h"
 #include "engine/core/read_file.h"
 #include "engine/core/sha256.h"
-#include "engine/core/version.h"
 #include "engine/import/transformer_builder.h"
 #include "engine/run/model_load.h"
 
@@ -221,7 +221,7 @@ RunSpecResult resolveRunSpec(const RunRequest& request)
         = request.preloadIngressGBpsPerCore.value_or(spec.chip.interconnect.linkBandwidthGBpsPerCore);
     spec.options.delayCompute = request.delayCompute.value_or(defaults.delayCompute);
     spec.options.seed = request.seed.value_or(defaults.seed);
-    spec.engineVersion = kEngineVersion;
+    spec.engineVersion = engineBuildId();
 
     if (!result.errors.empty()) {
         // Still report what is wrong with the rest, but only problems the request caused: a

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A bounded result cache: when each row last served a lookup (row_usage), and elk cache trim, which
 // evicts what can never hit, then the least recently used, and compacts the file.
-#include "engine/core/version.h"
+#include "engine/core/build_fingerprint.h"
 #include "engine/store/payload_codec.h"
 #include "engine/store/result_store.h"
 #include "engine/store/sqlite_statement.h"
@@ -68,7 +68,7 @@ ORDER BY 1, 2, 4, 5, 6, 7)sql";
     /// Deletes rows no lookup of this engine can hit (another engine version is part of every key).
     int removeStale(sqlite3* db, TrimReport& report)
     {
-        const std::string version(kEngineVersion);
+        const std::string version = engineBuildId();
         const char* const statements[] = {
             "DELETE FROM runs WHERE coalesce(json_extract(spec_json, '$.engineVersion'), '') != ?1",
             "DELETE FROM parity_runs WHERE engine_version != ?1",

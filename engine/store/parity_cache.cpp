@@ -3,6 +3,7 @@
 // Artifact-parity results in the result cache (elk reproduce and elk sweep --parity artifact).
 #include "engine/store/parity_cache.h"
 
+#include "engine/core/build_fingerprint.h"
 #include "engine/store/result_store.h"
 
 #include <nlohmann/json.hpp>
@@ -91,7 +92,9 @@ std::string parityKey(const run::RunSpec& spec, const run::ParityOptions& parity
 {
     Json key;
     key["schema"] = "elk.parity-key/1";
-    key["spec"] = Json::parse(run::runSpecToCanonicalJson(spec));
+    run::RunSpec keyed = spec; // this build's identity, whatever the spec says
+    keyed.engineVersion = engineBuildId();
+    key["spec"] = Json::parse(run::runSpecToCanonicalJson(keyed));
     key["mesh_ratio"] = parity.meshRatio;
     key["comm_scale"] = parity.commScale;
     key["comp_scale"] = parity.compScale;

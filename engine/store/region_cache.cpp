@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The StableHLO region cache and the artifact-parity tables of the result store.
+#include "engine/core/build_fingerprint.h"
 #include "engine/core/sha256.h"
-#include "engine/core/version.h"
 #include "engine/store/result_store.h"
 #include "engine/store/sqlite_statement.h"
 
@@ -18,7 +18,7 @@ std::optional<CachedRegion> ResultStore::loadRegion(const RegionCacheKey& key)
     select.bind(2, key.estimator);
     select.bind(3, key.estimatorVersion);
     select.bind(4, key.regionHash);
-    select.bind(5, std::string(kEngineVersion));
+    select.bind(5, engineBuildId());
     if (select.step() != SQLITE_ROW)
         return std::nullopt;
     CachedRegion region;
@@ -45,7 +45,7 @@ bool ResultStore::saveRegions(const std::vector<std::pair<RegionCacheKey, Cached
                 insert.bind(2, key.estimator);
                 insert.bind(3, key.estimatorVersion);
                 insert.bind(4, key.regionHash);
-                insert.bind(5, std::string(kEngineVersion));
+                insert.bind(5, engineBuildId());
                 sqlite3_bind_double(insert.raw(), 6, region.seconds);
                 insert.bind(7, region.breakdown);
                 const int rc = insert.step();
@@ -71,7 +71,7 @@ std::optional<std::string> ResultStore::loadParityRun(const std::string& keyJson
         m_db, "SELECT key_json, payload FROM parity_runs WHERE key_hash = ?1 AND engine_version = ?2");
     const std::string hash = sha256Hex(keyJson);
     select.bind(1, hash);
-    select.bind(2, std::string(kEngineVersion));
+    select.bind(2, engineBuildId());
     if (select.step() != SQLITE_ROW || select.text(0) != keyJson)
         return std::nullopt;
     noteUseLocked("parity", hash);
@@ -89,7 +89,7 @@ bool ResultStore::saveParityRun(const std::string& keyJson, const std::string& p
                 "VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?4)");
             insert.bind(1, sha256Hex(keyJson));
             insert.bind(2, keyJson);
-            insert.bind(3, std::string(kEngineVersion));
+            insert.bind(3, engineBuildId());
             insert.bind(4, payloadJson);
             return insert.step();
         },

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/store/result_store.h"
 
+#include "engine/core/build_fingerprint.h"
 #include "engine/core/sha256.h"
 #include "engine/core/version.h"
 #include "engine/store/payload_codec.h"
@@ -378,10 +379,14 @@ CREATE TABLE IF NOT EXISTS partitions(
     }
 
     /// The canonical text of a spec, or nothing for a spec that has none (NaN, infinity).
+    /// The key of a run: its canonical JSON with the engine identity of this build, whatever the
+    /// spec says (a spec file written by another build runs, and is stored, as this one's).
     std::optional<std::string> canonicalOf(const run::RunSpec& spec)
     {
         try {
-            return run::runSpecToCanonicalJson(spec);
+            run::RunSpec keyed = spec;
+            keyed.engineVersion = engineBuildId();
+            return run::runSpecToCanonicalJson(keyed);
         } catch (const std::invalid_argument&) {
             return std::nullopt;
         }

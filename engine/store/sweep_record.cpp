@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Sweeps recorded in the result cache: a definition and, per point, the row its result is in, so
 // that a cache merged from shards lists its sweeps and reopens them without the model file.
+#include "engine/core/build_fingerprint.h"
 #include "engine/core/sha256.h"
-#include "engine/core/version.h"
 #include "engine/store/result_store.h"
 #include "engine/store/sqlite_statement.h"
 
@@ -114,7 +114,7 @@ std::optional<std::string> ResultStore::parityPayload(const std::string& keyHash
     const std::lock_guard lock(m_mutex);
     detail::Statement select(m_db, "SELECT payload FROM parity_runs WHERE key_hash = ?1 AND engine_version = ?2");
     select.bind(1, keyHash);
-    select.bind(2, std::string(kEngineVersion));
+    select.bind(2, engineBuildId());
     if (select.step() != SQLITE_ROW)
         return std::nullopt;
     noteUseLocked("parity", keyHash);

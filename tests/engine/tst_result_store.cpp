@@ -5,8 +5,11 @@
 // mid-transaction, two connections on one file, and run::runCached on top of it.
 #include "engine/store/result_store.h"
 
+#include "engine/core/build_fingerprint.h"
 #include "engine/core/sha256.h"
+#include "engine/core/version.h"
 #include "engine/store/cbor_payload.h"
+#include "engine/store/parity_cache.h"
 #include "engine/store/payload_codec.h"
 #include "engine/store/store_test_hook.h"
 
@@ -560,6 +563,48 @@ private slots:
         // Saving again repairs the row.
         QVERIFY(cache->saveRun(m_run, true));
         QVERIFY(cache->loadDesigns(m_spec, true).has_value());
+    }
+
+    /// Issue 42 item 5: every cache key follows the code. A build with another fingerprint (any edit
+    /// of the engine's sources) misses runs, latencies, partition tables, parity runs and regions
+    /// saved by this one, and this build hits them again.
+    void anotherBuildFingerprintIsAMiss()
+    {
+        QCOMPARE(engineBuildFingerprint().size(), std::size_t(64));
+        QVERIFY(isSha256Hex(engineBuildFingerprint()));
+        QCOMPARE(engineBuildId(), std::string(kEngineVersion) + "+" + engineBuildFingerprint().substr(0, 16));
+        QCOMPARE(m_spec.engineVersion, engineBuildId());
+        std::unique_ptr<store::ResultStore> cache = openClean(freshPath("fingerprint.sqlite"));
+        QVERIFY(cache->saveRun(m_run, true));
+        const std::string partitionKey = run::partitionKey(m_spec);
+        QVERIFY(cache->savePartitionTables(partitionKey, run::partitionTablesOf(*m_run.compiled)));
+        const std::string parityKey = store::parityKey(m_spec, {});
+        QVERIFY(cache->saveParityRun(parityKey, "{}"));
+        const store::RegionCacheKey region { "hardware", "roofline", "2", "region" };
+        QVERIFY(cache->saveRegions({ { region, store::CachedRegion { 1.5, "detail" } } }));
+        auto hitsAll = [&] {
+            return cache->loadDesigns(m_spec, true).has_value() && cache->loadLatencies(m_spec).has_value()
+                && cache->loadPartitionTables(run::partitionKey(m_spec)).has_value()
+                && cache->loadParityRun(store::parityKey(m_spec, {})).has_value()
+                && cache->loadRegion(region).has_value();
+        };
+        QVERIFY(hitsAll());
+
+        detail::setBuildFingerprintForTests(std::string(64, 'f'));
+        const bool differs = engineBuildId() != m_spec.engineVersion;
+        const bool runHit = cache->loadDesigns(m_spec, false).has_value() || cache->loadLatencies(m_spec).has_value();
+        const bool partitionHit = cache->loadPartitionTables(run::partitionKey(m_spec)).has_value();
+        const bool parityHit = cache->loadParityRun(store::parityKey(m_spec, {})).has_value();
+        const bool regionHit = cache->loadRegion(region).has_value();
+        const bool keyMoved = run::partitionKey(m_spec) != partitionKey && store::parityKey(m_spec, {}) != parityKey;
+        detail::setBuildFingerprintForTests("");
+        QVERIFY(differs);
+        QVERIFY2(!runHit, "a run saved by another build was served");
+        QVERIFY2(!partitionHit, "partition tables saved by another build were served");
+        QVERIFY2(!parityHit, "a parity run saved by another build was served");
+        QVERIFY2(!regionHit, "a region estimate saved by another build was served");
+        QVERIFY(keyMoved);
+        QVERIFY(hitsAll());
     }
 
     void damagedPayloadIsAMiss_data()

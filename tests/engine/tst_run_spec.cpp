@@ -16,6 +16,7 @@
 
 #include "engine/chip/chip_spec_json.h"
 #include "engine/chip/presets.h"
+#include "engine/core/build_fingerprint.h"
 #include "engine/core/sha256.h"
 #include "engine/core/version.h"
 #include "engine/run/run_spec.h"
@@ -546,7 +547,7 @@ private slots:
         QCOMPARE(spec.kvLen, std::int64_t(2048));
         QVERIFY(spec.designs == elk::run::knownDesigns());
         QCOMPARE(spec.options.preloadIngressGBpsPerCore, 5.5);
-        QCOMPARE(spec.engineVersion, std::string(elk::kEngineVersion));
+        QCOMPARE(spec.engineVersion, elk::engineBuildId());
         QCOMPARE(elk::run::runSpecHash(elk::run::resolveRunSpec(request).spec), elk::run::runSpecHash(spec));
 
         request.phase = Phase::Prefill;
