@@ -112,26 +112,31 @@ double Scheduler::nocFit(double deadline, double comm, const std::vector<int>& l
     return earliest - left;
 }
 
-void Scheduler::postprocessLoads(double start, double executeCycles, const std::vector<int>& loads)
+void Scheduler::postprocessLoads(double start, double deadline, double computeCycles, const std::vector<int>& loads)
 {
-    // Execution stalls the NoC instead of waiting (§4.3, delay-compute off): the overlapped preloads'
-    // NoC-busy time must fit into the op's execution; what does not moves earlier. The reference says
-    // "the op's compute cycles"; we read it as the op's execution time (compute + shifts, the interval
-    // the preloads overlap). With compute only, Elk-Full on ipu-pod4-hbm is 7.37 ms against the
-    // artifact's 6.72 ms, with the execution time 6.74 ms; the other nine measured latencies do not move.
-    double left = executeCycles;
+    // Execution stalls the NoC instead of waiting (delay-compute off). elk-reference.md §4.3 on
+    // postprocess_loads: "walk the same preloads, subtracting each one's NoC-busy time (end − start − R)
+    // (prorated the same way) from the op's compute cycles; stop early when a preload started before the
+    // op's start". So the budget is the op's compute cycles (not its execution time), and a preload that
+    // runs past the deadline counts only its part before it, as in noc_fit. When the budget runs out
+    // inside preload j, j moves earlier so that its remaining busy part ends before the op starts.
+    double left = computeCycles;
     for (std::size_t q = 0; q < loads.size(); ++q) {
         const int j = loads[q];
         Interval& p = m_pre[std::size_t(j)];
         if (p.startCycles < start)
             break;
         const double duration = p.endCycles - p.startCycles;
-        if (duration <= 0)
-            continue;
-        const double busy = duration - m_idle[std::size_t(j)];
+        if (duration <= 0 || p.startCycles >= deadline)
+            continue; // nothing of it overlaps the execution (noc_fit skips it too)
+        double busy = duration - m_idle[std::size_t(j)];
+        if (p.endCycles > deadline)
+            busy *= (deadline - p.startCycles) / duration; // prorated like noc_fit's idle time
         left -= busy;
         if (left < 0 && busy > 0) {
-            const double that = -left * duration / busy;
+            // Prorating scales the busy part and the span it lies in alike, so their ratio is the whole
+            // preload's: the remaining busy part takes (−left)·duration/busy of preload time.
+            const double that = -left * duration / (duration - m_idle[std::size_t(j)]);
             const double newStart = std::min(p.startCycles, start - that);
             const double offset = newStart - p.startCycles;
             // Preloads of the ops between keep HBM serialised: they move by as much.
@@ -258,7 +263,7 @@ std::optional<ParitySchedule> Scheduler::elk(
         m_entry[std::size_t(i)] = bestEntry;
         m_exe[std::size_t(i)] = { bestStart, best.deadline };
         if (!delay && !constants.ideal)
-            postprocessLoads(bestStart, executeCycles(entry(i, bestEntry)), best.loads);
+            postprocessLoads(bestStart, best.deadline, compScaled(entry(i, bestEntry)), best.loads);
         m_loadCycles[std::size_t(i)]
             = preloadTime(i, entry(i, bestEntry).coldBytes, constants.kappaMiBPerMs, constants.theta);
         materialize(i);

@@ -80,7 +80,7 @@ private:
     int choose(const std::vector<int>& group, const std::vector<i64>* chosenCold, const DesignConstants& constants);
     int fixedPair(int op, i64 executeBytes, bool largestCold) const;
     double nocFit(double deadline, double comm, const std::vector<int>& loads) const;
-    void postprocessLoads(double start, double executeCycles, const std::vector<int>& loads);
+    void postprocessLoads(double start, double deadline, double computeCycles, const std::vector<int>& loads);
     void reset()
     {
         const auto n = std::size_t(m_n);

@@ -1,11 +1,12 @@
 // SPDX-FileCopyrightText: 2026 Elk Studio contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Artifact parity on the two points the published artifact was measured at (issue 14): each design's
-// latency within 5 % of the artifact's. Needs the artifact's llama2-13.json (../shared/corpus/einstein;
+// latency within 1 % of the artifact's. Needs the artifact's llama2-13.json (../shared/corpus/einstein;
 // it has no licence, so it is not in tests/data): skipped without it.
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/run/artifact_parity.h"
@@ -32,6 +33,8 @@ private slots:
 
     void measuredPoints()
     {
+        // Issue 42: 1 %, close to the 0.4 % achieved (a 5 % bound would hide a real regression).
+        constexpr double kTolerance = 0.01;
         QFETCH(QString, chip);
         QFETCH(QList<double>, published);
         const std::string model = ELK_SHARED_DIR "/corpus/einstein/llama2-13.json";
@@ -55,21 +58,52 @@ private slots:
                           .arg(design.latencyMs, 0, 'f', 3)
                           .arg(published[qsizetype(d)])
                           .arg(error * 100, 0, 'f', 1);
-            within = within && design.schedule && std::abs(error) <= 0.05;
+            within = within && design.schedule && std::abs(error) <= kTolerance;
         }
         qInfo("%s", qPrintable(report));
         QVERIFY2(within, qPrintable(report));
-        // The figure scripts' metrics (§5.4): the breakdown adds up to the latency, utilisations are
-        // fractions, and the ideal design streams HBM at least as busily as Basic.
+        // The figure scripts' metrics (§5.4), each against a sum computed another way. "Interconnect" is
+        // the latency minus the other three parts by definition, so the parts are checked one by one:
+        // every segment in a preload adds h·d, so overlap + preload-only is Σ Lh over the preloads (the
+        // numerator of the HBM utilisation); every segment in an execution adds a·d, so overlap +
+        // execute-only is Σ (comp + comm) of the executions. Both fail if two intervals of one list
+        // overlap or a segment is missed.
         for (const run::ParityDesign& design : result.designs) {
             const auto& m = design.metrics;
-            const double parts = m.overlapMs + m.preloadOnlyMs + m.executeOnlyMs + m.interconnectMs;
-            QVERIFY(std::abs(parts - design.latencyMs) <= 1e-9 * design.latencyMs);
-            QVERIFY(m.overlapMs >= 0 && m.preloadOnlyMs >= 0 && m.executeOnlyMs >= 0 && m.interconnectMs >= -1e-9);
+            const auto& s = *design.schedule;
+            const double cyclesPerMs = s.latencyCycles / design.latencyMs;
+            const QString name = QString::fromLatin1(schedule::toString(design.design));
+            const double inPreload = m.overlapMs + m.preloadOnlyMs;
+            QVERIFY2(std::abs(inPreload - m.hbmUtilization * design.latencyMs) <= 1e-9 * design.latencyMs,
+                qPrintable(u"%1: overlap + preload-only %2 ms, Σ Lh %3 ms"_qs.arg(name).arg(inPreload).arg(
+                    m.hbmUtilization * design.latencyMs)));
+            double busyCycles = 0;
+            for (std::size_t i = 0; i < s.execute.size(); ++i)
+                if (s.execute[i].length() > 0)
+                    busyCycles += s.compComm[i].first + s.compComm[i].second;
+            const double inExecution = m.overlapMs + m.executeOnlyMs;
+            QVERIFY2(std::abs(inExecution - busyCycles / cyclesPerMs) <= 1e-9 * design.latencyMs,
+                qPrintable(u"%1: overlap + execute-only %2 ms, Σ (comp + comm) %3 ms"_qs.arg(name)
+                               .arg(inExecution)
+                               .arg(busyCycles / cyclesPerMs)));
+            QVERIFY(m.overlapMs >= 0 && m.preloadOnlyMs >= 0 && m.executeOnlyMs >= 0);
+            QVERIFY2(m.interconnectMs >= -1e-9 * design.latencyMs, qPrintable(name)); // the parts fit the latency
             QVERIFY(m.hbmUtilization > 0 && m.hbmUtilization <= 1 + 1e-9);
             QVERIFY(m.nocLoadUtilization >= 0 && m.nocShiftUtilization >= 0);
             QVERIFY(m.tflops > 0);
-            QCOMPARE(m.latencyMs, design.latencyMs);
+            // The latency is the span of the schedule (T = −start of the first preload, §5.4): every
+            // interval lies in [−T, 0] and one starts at −T.
+            double earliest = 0, latest = -s.latencyCycles;
+            for (const auto* list : { &s.execute, &s.preload })
+                for (const schedule::Interval& interval : *list)
+                    if (interval.length() > 0) {
+                        earliest = std::min(earliest, interval.startCycles);
+                        latest = std::max(latest, interval.endCycles);
+                    }
+            QVERIFY2(std::abs(-earliest - s.latencyCycles) <= 1e-9 * s.latencyCycles,
+                qPrintable(u"%1: earliest interval at %2 cycles, latency %3 cycles"_qs.arg(name).arg(earliest).arg(
+                    s.latencyCycles)));
+            QVERIFY2(latest <= 1e-9 * s.latencyCycles, qPrintable(name));
         }
         QVERIFY(result.designs[4].metrics.hbmUtilization >= result.designs[0].metrics.hbmUtilization);
     }
@@ -91,7 +125,7 @@ private slots:
         QCOMPARE(cold.fromCache, 0);
         QVERIFY2(cold.points.front().error.empty(), cold.points.front().error.c_str());
         QCOMPARE(int(cold.points.front().designs.size()), 5);
-        QVERIFY(std::abs(cold.points.front().designs[3].latencyMs / 6.72 - 1) <= 0.05);
+        QVERIFY(std::abs(cold.points.front().designs[3].latencyMs / 6.72 - 1) <= 0.01);
         const store::ReproduceRun warm = store::reproducePoints({ point }, options, opened.store.get(), control);
         QCOMPARE(warm.fromCache, 1);
         for (std::size_t d = 0; d < 5; ++d)
