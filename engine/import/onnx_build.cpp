@@ -173,6 +173,23 @@ namespace {
             + "), KV length (" + joined(kKvNames) + "), or any dim name bound explicitly";
     }
 
+    bool isIntegerType(int elemType)
+    {
+        switch (elemType) {
+        case onnx::TensorProto::INT8:
+        case onnx::TensorProto::INT16:
+        case onnx::TensorProto::INT32:
+        case onnx::TensorProto::INT64:
+        case onnx::TensorProto::UINT8:
+        case onnx::TensorProto::UINT16:
+        case onnx::TensorProto::UINT32:
+        case onnx::TensorProto::UINT64:
+            return true;
+        default:
+            return false;
+        }
+    }
+
     bool addInput(Context& ctx, const onnx::ValueInfoProto& info)
     {
         const std::string location = "input '" + info.name() + "'";
@@ -209,6 +226,11 @@ namespace {
                     + std::to_string(givenShape->second.size()) + " dims; expected " + shapeOption());
             return false;
         }
+        // A size-0 dim without a name is how some exporters write "unknown" for a data tensor (which,
+        // empty, could not be modelled anyway), so it must be given. A 1-D integer input of length 0
+        // is an empty list instead (axes, pads, sizes): ONNX's backend tests pass ReduceSum its "no
+        // axes" so, and an empty list read as a parameter is modelled.
+        const bool emptyList = rank == 1 && isIntegerType(tensor.elem_type());
         std::vector<std::int64_t> fileShape;
         for (int i = 0; i < rank; ++i) {
             const auto& dim = tensor.shape().dim(i);
@@ -241,7 +263,7 @@ namespace {
                 v.shape.push_back(given);
                 continue;
             }
-            if (dim.has_dim_value() && dim.dim_value() > 0) {
+            if (dim.has_dim_value() && (dim.dim_value() > 0 || (dim.dim_value() == 0 && emptyList))) {
                 v.shape.push_back(dim.dim_value());
                 continue;
             }
