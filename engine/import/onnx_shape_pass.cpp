@@ -11,15 +11,16 @@ namespace elk::import::onnx_detail {
 namespace {
 
     // Concrete dims of a declared type (symbolic dims bound); nullopt when any dim is unknown. A dim
-    // of size 0 without a name is how some exporters write "unknown" (they never mean an empty tensor
-    // in a declared output), so it is unknown too.
-    std::optional<std::vector<std::int64_t>> concreteDims(const Context& ctx, const onnx::TypeProto& type)
+    // of size 0 without a name is how some exporters write "unknown", so it is unknown too unless
+    // `zeroIsEmpty` (see fallbackShapes).
+    std::optional<std::vector<std::int64_t>> concreteDims(
+        const Context& ctx, const onnx::TypeProto& type, bool zeroIsEmpty = false)
     {
         if (!type.has_tensor_type() || !type.tensor_type().has_shape())
             return std::nullopt;
         std::vector<std::int64_t> dims;
         for (const auto& dim : type.tensor_type().shape().dim()) {
-            if (dim.has_dim_value() && (dim.dim_value() != 0 || dim.has_dim_param())) {
+            if (dim.has_dim_value() && (dim.dim_value() != 0 || zeroIsEmpty)) {
                 dims.push_back(dim.dim_value());
                 continue;
             }
@@ -55,9 +56,13 @@ namespace {
                 v.hasShape = true;
                 continue;
             }
+            // A graph output declared with a size-0 dim is empty, as ONNX's backend tests declare the
+            // results of ConstantOfShape of shape [0] and of a Slice starting past the end; the
+            // import warns that such an output is empty. An intermediate's value_info keeps 0 as
+            // unknown: read as empty, the ops after it would compute nothing without a word.
             const auto declared = ctx.declared.find(v.name);
             if (declared != ctx.declared.end()) {
-                if (const auto dims = concreteDims(ctx, *declared->second)) {
+                if (const auto dims = concreteDims(ctx, *declared->second, v.isGraphOutput)) {
                     v.elemType = declared->second->tensor_type().elem_type();
                     v.shape = *dims;
                     v.hasShape = true;

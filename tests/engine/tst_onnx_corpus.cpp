@@ -173,9 +173,11 @@ private slots:
     }
 
     // Issue 42, item 8b: the corpus's declared empty tensors, built here so that they run without
-    // libonnx-testdata. A 1-D integer input of length 0 is an empty list (ReduceSum's "no axes"):
-    // five corpus models imported so at 337bff7 and were refused once a size-0 dim without a name
-    // meant "unknown". A data tensor's size-0 dim still means "unknown".
+    // libonnx-testdata. Seven corpus models imported at 337bff7 and were refused once a size-0 dim
+    // without a name meant "unknown": a 1-D integer input of length 0 is an empty list (ReduceSum's
+    // "no axes"), a graph output declared with a size-0 dim is empty (ConstantOfShape of shape [0],
+    // a Slice starting past the end). A data tensor's size-0 dim and an intermediate's value_info
+    // still mean "unknown".
     void declaredEmptyTensors_data()
     {
         using namespace onnxtest;
@@ -201,11 +203,29 @@ private slots:
                     { attrInt("keepdims", 1), attrInt("noop_with_empty_axes", 1) } },
                 reduceInputs, { tensor("reduced", { 3, 2, 2 }, kFloat) }),
             true, { 3, 2, 2 }, "", "");
+        TensorData zero = int64s("value", { 0 });
+        zero.elemType = kInt32;
+        add("ConstantOfShape of shape [0]", // test_constantofshape_int_shape_zero
+            singleNode(9, { "ConstantOfShape", { "x" }, { "y" }, { attrTensor("value", zero) } },
+                { tensor("x", { 1 }, kInt64) }, { tensor("y", { 0 }, kInt32) }),
+            true, { 0 }, "", "is empty [0]; there is nothing to model");
+        add("Slice starting past the end", // test_slice_start_out_of_bounds
+            singleNode(13, { "Slice", { "x", "starts", "ends", "axes", "steps" }, { "y" } },
+                { tensor("x", { 20, 10, 5 }, kFloat), tensor("starts", { 1 }, kInt64), tensor("ends", { 1 }, kInt64),
+                    tensor("axes", { 1 }, kInt64), tensor("steps", { 1 }, kInt64) },
+                { tensor("y", { 20, 0, 5 }, kFloat) }),
+            true, { 20, 0, 5 }, "", "is empty [20,0,5]");
         add("data tensor of size 0",
             singleNode(
                 13, { "Relu", { "x" }, { "y" } }, { tensor("x", { 0, 4 }, kFloat) }, { tensor("y", { 0, 4 }, kFloat) }),
             false, {}, "input 'x'",
             "dim 0 has neither a size nor a name; give the input's shape with --input-shape x=?,4");
+        Model intermediate = singleNode(13, { "NonZero", { "x" }, { "nz" }, {}, "where" },
+            { tensor("x", { 3, 4 }, kFloat) }, { tensor("y", { 2, "n" }, kFloat) });
+        intermediate.graph.nodes.push_back({ "Cast", { "nz" }, { "y" }, { attrInt("to", kFloat) } });
+        intermediate.graph.valueInfo = { tensor("nz", { 2, 0 }, kInt64) };
+        add("intermediate declared with size 0", intermediate, false, {}, "node 'where' (NonZero, ai.onnx)",
+            "cannot determine the shape of output 'nz'");
     }
 
     void declaredEmptyTensors()
