@@ -100,20 +100,24 @@ namespace {
         detail::BackwardOptions options;
         options.policy = detail::CandidatePolicy::Basic;
         options.maxOverlap = overlapBound(problem);
-        std::optional<Schedule> best;
+        // Both variants are kept as finalists (the faster analytic one first) so that a caller confirms
+        // the choice on the simulator, as for every design (one selection rule).
+        std::vector<Schedule> variants;
         for (bool largest : { false, true }) {
             options.largestPreload = largest;
             if (!scheduler.run(options))
                 continue;
-            if (!best || scheduler.latencyCycles() < best->latencyCycles) {
-                best = scheduler.toSchedule(Design::Basic);
-                best->note = largest ? "largest-preload variant" : "smallest-preload variant";
-            }
+            Schedule variant = scheduler.toSchedule(Design::Basic);
+            variant.note = largest ? "largest-preload variant" : "smallest-preload variant";
+            const bool faster = !variants.empty() && variant.latencyCycles < variants.front().latencyCycles;
+            variants.insert(faster ? variants.begin() : variants.end(), std::move(variant));
         }
-        if (!best)
+        if (variants.empty())
             return failure(fitError(problem, allocator, scheduler.failedStep()));
         ScheduleResult result;
-        result.schedule = std::move(best);
+        result.schedule = variants.front();
+        if (variants.size() > 1)
+            result.finalists = std::move(variants);
         return result;
     }
 
@@ -139,7 +143,11 @@ namespace {
         detail::BackwardOptions options;
         options.policy = detail::CandidatePolicy::Static;
         options.maxOverlap = overlapBound(problem);
-        std::optional<Schedule> best;
+        // The few analytically fastest (execute space, variant) pairs are kept as finalists, as Elk-Full
+        // keeps its best orders, so that a caller confirms the choice on the simulator (one selection
+        // rule for every design). Ties keep the earlier pair.
+        constexpr std::size_t kFinalists = 3;
+        std::vector<Schedule> kept; // ascending latency
         std::int64_t swept = 0;
         for (bool largest : { false, true }) {
             for (std::int64_t x : sizes) {
@@ -150,18 +158,28 @@ namespace {
                 ++swept;
                 if (!scheduler.run(options))
                     continue; // some op has no entry of the chosen variant within X
-                if (!best || scheduler.latencyCycles() < best->latencyCycles) {
-                    best = scheduler.toSchedule(Design::Static);
-                    best->note = "execute space " + std::to_string(x) + " bytes/core ("
-                        + (largest ? "largest" : "smallest") + "-preload variant)";
-                }
+                const double latency = scheduler.latencyCycles();
+                std::size_t at = 0;
+                while (at < kept.size() && kept[at].latencyCycles <= latency)
+                    ++at;
+                if (at >= kFinalists)
+                    continue;
+                Schedule candidate = scheduler.toSchedule(Design::Static);
+                candidate.note = "execute space " + std::to_string(x) + " bytes/core ("
+                    + (largest ? "largest" : "smallest") + "-preload variant)";
+                kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(at), std::move(candidate));
+                if (kept.size() > kFinalists)
+                    kept.pop_back();
             }
         }
-        if (!best)
+        if (kept.empty())
             return failure("no execute-space size fits every op (static)");
-        best->ordersTried = swept;
+        for (Schedule& s : kept)
+            s.ordersTried = swept;
         ScheduleResult result;
-        result.schedule = std::move(best);
+        result.schedule = kept.front();
+        if (kept.size() > 1)
+            result.finalists = std::move(kept);
         return result;
     }
 
