@@ -3,6 +3,7 @@
 #include "engine/run/run_compile.h"
 
 #include "engine/chip/chip_spec_json.h"
+#include "engine/core/build_fingerprint.h"
 #include "engine/core/sha256.h"
 #include "engine/cost/tile_cost.h"
 #include "engine/schedule/program.h"
@@ -221,7 +222,7 @@ std::string partitionKey(const RunSpec& spec)
     chip.interChip.latencyCycles = 0;
     std::string text = std::string("elk.partition-key/1\n") + spec.model.sha256 + "\n" + toString(spec.phase) + "\n"
         + std::to_string(spec.batch) + "\n" + std::to_string(spec.seqLen) + "\n" + std::to_string(spec.kvLen) + "\n"
-        + spec.engineVersion + "\n" + chip::chipSpecToJson(chip);
+        + engineBuildId() + "\n" + chip::chipSpecToJson(chip);
     for (const auto& [name, size] : spec.dims)
         text += "dim " + name + "=" + std::to_string(size) + "\n";
     for (const auto& [name, shape] : spec.inputShapes) {
@@ -553,7 +554,19 @@ namespace {
 
 } // namespace
 
+SplitChoice noPipelinedSplits(const CompiledModel& compiled)
+{
+    SplitChoice choice;
+    choice.variantOfInput.assign(compiled.variants.size(), 0);
+    return choice;
+}
+
 SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec)
+{
+    return chooseSplits(compiled, spec, schedule::Design::ElkDyn);
+}
+
+SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec, schedule::Design judge)
 {
     SplitChoice choice;
     const std::size_t inputs = compiled.variants.size();
@@ -576,7 +589,7 @@ SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec)
     const auto latency = [&](const std::vector<std::uint32_t>& variantOfInput) {
         ++choice.evaluations;
         const schedule::ScheduleProblem problem = buildProblem(compiled, spec, variantOfInput, injection);
-        const schedule::ScheduleResult scheduled = schedule::scheduleDesign(problem, schedule::Design::ElkDyn, control);
+        const schedule::ScheduleResult scheduled = schedule::scheduleDesign(problem, judge, control);
         return scheduled.ok() ? scheduled.schedule->latencyCycles : std::numeric_limits<double>::infinity();
     };
     double best = latency(choice.variantOfInput);
@@ -606,6 +619,23 @@ schedule::ScheduleProblem scheduleProblemFor(
 }
 
 namespace {
+
+    const char* finalistsWhat(schedule::Design design)
+    {
+        switch (design) {
+        case schedule::Design::ElkFull:
+            return "best analytic orders and the identity";
+        case schedule::Design::ElkDyn:
+            return "with and without the joint allocation";
+        case schedule::Design::Static:
+            return "best analytic execute-space sizes";
+        case schedule::Design::Basic:
+            return "smallest- and largest-preload variants";
+        case schedule::Design::Ideal:
+            break;
+        }
+        return "candidates";
+    }
 
     /// Schedules and simulates one design. Reads only `problem` and `spec`, so designs may run on
     /// several threads at once.
@@ -638,10 +668,11 @@ namespace {
                 run.simulated = std::move(simulated.result);
             else
                 run.error = "simulation: " + simulated.error;
-            // Elk-Full confirms its analytic choice on the simulator: the runner-up orders and the
-            // identity order (Elk-Dyn's) are simulated too and the fastest simulated one is kept, so an
-            // order that only looks better in the contention-free estimate is not taken. Elk-Dyn does
-            // the same for its joint allocation's memory-saving preload plans (with and without).
+            // One selection rule for every design that chooses among candidates: the analytic finalists
+            // are simulated and the fastest simulated one is kept, so a candidate that only looks better
+            // in the contention-free estimate is not taken. Elk-Full: its best orders and the identity
+            // (Elk-Dyn's); Elk-Dyn: with and without the joint allocation's memory-saving preload plans;
+            // Static: its best execute-space sizes; Basic: its two preload variants.
             for (std::size_t f = 1; run.simulated && f < scheduled.finalists.size(); ++f) {
                 const schedule::Program other = schedule::lowerProgram(problem, scheduled.finalists[f]);
                 sim::SimRunResult otherSim = sim::simulate(spec.chip, problem, other, options, control);
@@ -655,8 +686,7 @@ namespace {
             }
             if (scheduled.finalists.size() > 1)
                 run.schedule->note += "; chosen by simulation among " + std::to_string(scheduled.finalists.size())
-                    + (run.design == schedule::Design::ElkFull ? " finalists (best analytic orders and the identity)"
-                                                               : " finalists (with and without the joint allocation)");
+                    + " finalists (" + finalistsWhat(run.design) + ")";
             run.simulateSeconds = secondsSince(simStart);
         }
         return run;

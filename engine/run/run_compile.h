@@ -140,6 +140,11 @@ struct SplitChoice {
 /// next one (2, 4, 8 … parts) while it lowers the Elk-Dyn analytic latency of the whole model by more
 /// than 0.01 %. Deterministic. Contract: compiled.partitionKey == partitionKey(spec).
 SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec);
+/// The same greedy search judged by another design's analytic latency: what that design would choose
+/// on its own terms (tests compare it with the shared choice; Elk-Full searches its orders each time).
+SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec, schedule::Design judge);
+/// Every operator as its smallest fitting variant: no pipelined splits (oversized ones stay split to fit).
+SplitChoice noPipelinedSplits(const CompiledModel& compiled);
 
 /// The schedule problem of `spec` on a compiled model with `choice` (chooseSplits() when omitted).
 /// Contract: compiled.partitionKey == partitionKey(spec).

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -33,8 +34,8 @@ namespace {
         row.preloadOnlyMs = sim.preloadOnlyCycles * msPerCycle;
         row.executeOnlyMs = sim.executeOnlyCycles * msPerCycle;
         row.restMs = row.latencyMs - row.overlapMs - row.preloadOnlyMs - row.executeOnlyMs;
-        if (row.restMs < 1e-9 * row.latencyMs)
-            row.restMs = 0; // rounding of the three parts' sum
+        if (std::abs(row.restMs) < 1e-9 * row.latencyMs)
+            row.restMs = 0; // rounding of the three parts' sum; a real excess stays negative and shows
 
         row.hbmUtilization = sim.hbmUtilization;
         row.nocUtilization = sim.nocUtilization;

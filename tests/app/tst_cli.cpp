@@ -14,6 +14,8 @@
 
 #include "engine/chip/presets.h"
 #include "engine/core/version.h"
+#include "engine/run/run_compile.h"
+#include "engine/run/run_spec.h"
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -534,17 +536,45 @@ private slots:
         QCOMPARE(run.value(u"chip"_s).toObject().value(u"coresPerChip"_s).toInt(), 1472);
         const QJsonArray designs = run.value(u"designs"_s).toArray();
         QCOMPARE(designs.size(), 5);
+        // The numbers are the engine's: the same spec run in this process gives every design's
+        // simulated and analytic latency, breakdown, link peak and speedup exactly (JSON keeps doubles).
+        elk::run::RunRequest request;
+        request.modelPath = sample.toStdString();
+        request.chip = "ipu-mk2-hbm";
+        const elk::run::RunSpecResult spec = elk::run::resolveRunSpec(request);
+        QVERIFY(spec.ok());
+        QCOMPARE(run.value(u"run_spec_sha256"_s).toString().toStdString(), elk::run::runSpecHash(spec.spec));
+        elk::NullRunControl control;
+        const elk::run::RunResult engine = elk::run::executeRun(spec.spec, control);
+        QVERIFY(engine.ok());
+        QCOMPARE(engine.designs.size(), std::size_t(5));
+        const double msPerCycle = 1e3 / spec.spec.chip.clockHz;
+        const double basicCycles = engine.designs.front().simulated->latencyCycles;
         QStringList names;
-        for (const QJsonValue& value : designs) {
-            const QJsonObject design = value.toObject();
+        for (qsizetype d = 0; d < designs.size(); ++d) {
+            const QJsonObject design = designs.at(d).toObject();
+            const elk::run::DesignRun& expected = engine.designs[std::size_t(d)];
+            const elk::sim::SimResult& sim = *expected.simulated;
             names << design.value(u"design"_s).toString();
-            QVERIFY(design.value(u"latency_ms"_s).toDouble() > 0);
-            QVERIFY(design.value(u"analytic_latency_ms"_s).toDouble() > 0);
-            QVERIFY(design.value(u"max_link_utilization"_s).toDouble() <= 1 + 1e-9);
+            QCOMPARE(names.back().toStdString(), std::string(elk::schedule::toString(expected.design)));
+            QCOMPARE(design.value(u"latency_ms"_s).toDouble(), sim.latencyCycles * msPerCycle);
+            QCOMPARE(design.value(u"analytic_latency_ms"_s).toDouble(), expected.metrics.latencyCycles * msPerCycle);
+            QCOMPARE(design.value(u"max_link_utilization"_s).toDouble(), sim.maxLinkUtilization);
+            QCOMPARE(design.value(u"speedup_vs_basic"_s).toDouble(), basicCycles / sim.latencyCycles);
             const QJsonObject breakdown = design.value(u"breakdown_ms"_s).toObject();
             QCOMPARE(breakdown.keys(),
                 (QStringList { u"execute_only"_s, u"interconnect"_s, u"overlap"_s, u"preload_only"_s }));
-            QVERIFY(design.value(u"sram_peak_bytes_per_core"_s).toInteger() > 0);
+            QCOMPARE(breakdown.value(u"overlap"_s).toDouble(), sim.overlapCycles * msPerCycle);
+            QCOMPARE(breakdown.value(u"preload_only"_s).toDouble(), sim.preloadOnlyCycles * msPerCycle);
+            QCOMPARE(breakdown.value(u"execute_only"_s).toDouble(), sim.executeOnlyCycles * msPerCycle);
+            QCOMPARE(breakdown.value(u"interconnect"_s).toDouble(), sim.interconnectStallCycles * msPerCycle);
+            QCOMPARE(design.value(u"sram_peak_bytes_per_core"_s).toInteger(), sim.sramPeakBytesPerCore);
+            // The simulated SRAM peak stays within the chip, except for Ideal (unlimited preload space).
+            if (expected.design != elk::schedule::Design::Ideal)
+                QVERIFY(sim.sramPeakBytesPerCore <= spec.spec.chip.sramBytesPerCore);
+            // Ideal is the fastest of the five (a bound), in the file as in the engine.
+            QVERIFY(designs.at(4).toObject().value(u"latency_ms"_s).toDouble()
+                <= design.value(u"latency_ms"_s).toDouble() * (1 + 1e-12));
         }
         QCOMPARE(names, (QStringList { u"basic"_s, u"static"_s, u"elk-dyn"_s, u"elk-full"_s, u"ideal"_s }));
         QCOMPARE(designs.at(0).toObject().value(u"speedup_vs_basic"_s).toDouble(), 1.0);

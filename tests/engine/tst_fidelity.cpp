@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How close the designs get to the hardware's limit on the paper's own configurations:
 // - the artifact's point (1 IPU-MK2 with HBM, Llama-2-13B decode, batch 32, KV 2048): with pipelined
-//   splitting Elk-Dyn and Elk-Full come within 8 % of the HBM bound and Ideal within 5 %;
+//   splitting Elk-Dyn and Elk-Full come within 5 % of the HBM bound and Ideal within 1 %;
 // - the 4-IPU part, four LLMs at batch 16/32/64 and KV 2048/4096: ideal <= elk-full <= elk-dyn
 //   (simulated), and elk-full reaches at least 90 % of ideal's speed on average.
 #include "engine/run/run_compile.h"
@@ -80,12 +80,15 @@ void TestFidelity::artifactPointNearTheHbmBound()
     QVERIFY(l.splitOps > 0); // the KV-cache matmuls run as pipelined parts
     for (schedule::Design d : schedule::kAllDesigns)
         QVERIFY2(of(l, d) >= bound * (1 - 1e-9), schedule::toString(d)); // nothing beats the HBM
+    // Elk-Dyn and Elk-Full within 5 % of the HBM bound: the project's stated standing on the artifact's
+    // configuration (measured 2026-12-07: +4.50 % and +4.49 %).
     QVERIFY2(
-        of(l, schedule::Design::ElkDyn) <= 1.08 * bound, QByteArray::number(of(l, schedule::Design::ElkDyn) / bound));
+        of(l, schedule::Design::ElkDyn) <= 1.05 * bound, QByteArray::number(of(l, schedule::Design::ElkDyn) / bound));
     QVERIFY2(
-        of(l, schedule::Design::ElkFull) <= 1.08 * bound, QByteArray::number(of(l, schedule::Design::ElkFull) / bound));
+        of(l, schedule::Design::ElkFull) <= 1.05 * bound, QByteArray::number(of(l, schedule::Design::ElkFull) / bound));
+    // Ideal within 1 % (measured +0.23 %): it waits only for the HBM and the last operator's compute.
     QVERIFY2(
-        of(l, schedule::Design::Ideal) <= 1.05 * bound, QByteArray::number(of(l, schedule::Design::Ideal) / bound));
+        of(l, schedule::Design::Ideal) <= 1.01 * bound, QByteArray::number(of(l, schedule::Design::Ideal) / bound));
 }
 
 void TestFidelity::pod4Ordering_data()
@@ -118,8 +121,21 @@ void TestFidelity::pod4Ordering()
         of(l, schedule::Design::Basic) / 1.325e6, of(l, schedule::Design::Static) / 1.325e6, dyn / 1.325e6,
         full / 1.325e6, ideal / 1.325e6);
     QVERIFY2(ideal <= full * (1 + 1e-9), "ideal above elk-full");
+    // Holds by construction (Elk-Full's finalists include Elk-Dyn's schedule, the identity order, and
+    // the fastest simulated one is kept); kept as a guard of that rule.
     QVERIFY2(full <= dyn * (1 + 1e-9), "elk-full above elk-dyn");
+    // What can fail: Static is not among Elk-Full's candidates, yet a design that also chooses each
+    // op's execute space and preload order should not lose to one execute space for the whole model.
+    // It does on three opt-30b points (elk-full vs static, measured 2026-12-07: b32 KV 2048 9.958 vs
+    // 9.932 ms, b32 KV 4096 15.617 vs 15.566 ms, b64 KV 2048 16.497 vs 16.140 ms): a known defect, open
+    // in issue 42.
+    const double staticLatency = of(l, schedule::Design::Static);
     m_fullOverIdeal.push_back(ideal / full);
+    const QString row = QString::fromLatin1(QTest::currentDataTag());
+    if (QStringList { u"opt-30b b32 kv2048"_qs, u"opt-30b b32 kv4096"_qs, u"opt-30b b64 kv2048"_qs }.contains(row))
+        QEXPECT_FAIL("", "elk-full loses to static on this opt-30b point (issue 42)", Continue);
+    QVERIFY2(full <= staticLatency * (1 + 1e-9),
+        qPrintable(u"elk-full %1 ms above static %2 ms"_qs.arg(full / 1.325e6).arg(staticLatency / 1.325e6)));
 }
 
 void TestFidelity::pod4ElkFullNearIdeal()
@@ -134,6 +150,8 @@ void TestFidelity::pod4ElkFullNearIdeal()
         sum += r;
     const double mean = sum / double(m_fullOverIdeal.size());
     qInfo("elk-full reaches %.1f %% of ideal's speed on average", 100 * mean);
+    // 90 %: the target of the issue that added the 4-IPU matrix (measured 90.6 % on 2026-12-07); issue
+    // 42 asks for 92 %, not reached yet.
     QVERIFY2(mean >= 0.90, QByteArray::number(mean));
 }
 

@@ -53,12 +53,20 @@ void TestIdealBound::idealIsABound()
     QVERIFY2(spec.ok(), spec.errors.empty() ? "?" : spec.errors.front().message.c_str());
     NullRunControl control;
     const run::RunResult result = run::executeRun(spec.spec, control);
-    if (!result.ok()) {
-        // Only "does not fit" may stop a run: anything else is a failure.
+    // The rows known not to fit, by name: the LLMs on the 16-core teaching mesh (256 KiB per core; one
+    // weight matrix alone needs 17-59 MB per core even split in 64). Any other failure, and a known row
+    // that runs or fails for another reason, is a test failure.
+    const bool knownNotToFit = chip == u"teaching-mesh-4x4"_qs
+        && QStringList { u"llama2-13b"_qs, u"llama2-70b"_qs, u"opt-30b"_qs, u"gemma2-27b"_qs }.contains(model);
+    if (knownNotToFit) {
+        QVERIFY2(!result.ok(), "expected not to fit the SRAM, but it ran: update the list of rows that skip");
         const std::string why = result.errors.empty() ? "stopped" : result.errors.front();
-        QVERIFY2(why.find("fit") != std::string::npos || why.find("needs at least") != std::string::npos, why.c_str());
-        QSKIP(qPrintable(QStringLiteral("does not fit: ") + QString::fromStdString(why)));
+        QVERIFY2(
+            why.find("needs at least") != std::string::npos && why.find("does not fit either") != std::string::npos,
+            why.c_str());
+        QSKIP(qPrintable(QStringLiteral("does not fit, as known: ") + QString::fromStdString(why)));
     }
+    QVERIFY2(result.ok(), result.errors.empty() ? "stopped" : result.errors.front().c_str());
     const run::DesignRun* ideal = nullptr;
     for (const run::DesignRun& d : result.designs) {
         if (d.design == schedule::Design::Ideal)

@@ -370,11 +370,19 @@ private slots:
             QCOMPARE(int(point.designs.size()), 5);
             for (const run::PaperDesignResult& design : point.designs) {
                 QVERIFY2(design.error.empty(), design.error.c_str());
-                const double parts = design.overlapMs + design.preloadOnlyMs + design.executeOnlyMs + design.restMs;
-                QVERIFY2(std::abs(parts - design.latencyMs) <= 1e-6 * design.latencyMs,
-                    qPrintable(u"%1: parts %2 vs latency %3"_qs.arg(QString::fromStdString(design.design))
-                                   .arg(parts)
-                                   .arg(design.latencyMs)));
+                // The rest is the latency minus the three simulated parts, so "they add up" would hold by
+                // construction; what can fail is the parts exceeding the latency (a negative rest).
+                // tst_run_pipeline checks each part against the traced intervals.
+                const QString name = QString::fromStdString(design.design);
+                QVERIFY2(
+                    design.overlapMs >= 0 && design.preloadOnlyMs >= 0 && design.executeOnlyMs >= 0, qPrintable(name));
+                QVERIFY2(design.restMs >= 0,
+                    qPrintable(
+                        u"%1: overlap %2 + preload-only %3 + execute-only %4 ms exceed the latency %5 ms"_qs.arg(name)
+                            .arg(design.overlapMs)
+                            .arg(design.preloadOnlyMs)
+                            .arg(design.executeOnlyMs)
+                            .arg(design.latencyMs)));
                 QVERIFY(design.hbmUtilization > 0 && design.hbmUtilization <= 1 + 1e-9);
                 QVERIFY(design.tflops > 0);
             }

@@ -6,7 +6,10 @@
 // tables reused across HBM edits, and the errors for an operator that fits no plan and a stop request.
 #include "engine/run/run_compile.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <vector>
 
 #include <QTest>
 
@@ -48,6 +51,50 @@ const run::DesignRun& designOf(const run::RunResult& result, schedule::Design de
 double latencyOf(const run::RunResult& result, schedule::Design design)
 {
     return designOf(result, design).metrics.latencyCycles;
+}
+
+} // namespace
+
+namespace {
+
+/// Sorted, merged copy of intervals of positive length.
+std::vector<schedule::Interval> merged(std::vector<schedule::Interval> list)
+{
+    std::erase_if(list, [](const schedule::Interval& i) { return i.endCycles <= i.startCycles; });
+    std::sort(list.begin(), list.end(),
+        [](const schedule::Interval& a, const schedule::Interval& b) { return a.startCycles < b.startCycles; });
+    std::vector<schedule::Interval> out;
+    for (const schedule::Interval& i : list) {
+        if (!out.empty() && i.startCycles <= out.back().endCycles)
+            out.back().endCycles = std::max(out.back().endCycles, i.endCycles);
+        else
+            out.push_back(i);
+    }
+    return out;
+}
+
+double unionLength(const std::vector<schedule::Interval>& list)
+{
+    double length = 0;
+    for (const schedule::Interval& i : merged(list))
+        length += i.endCycles - i.startCycles;
+    return length;
+}
+
+/// Length of (∪ a) ∩ (∪ b).
+double intersectionLength(const std::vector<schedule::Interval>& a, const std::vector<schedule::Interval>& b)
+{
+    const std::vector<schedule::Interval> x = merged(a), y = merged(b);
+    double length = 0;
+    for (std::size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+        length
+            += std::max(0.0, std::min(x[i].endCycles, y[j].endCycles) - std::max(x[i].startCycles, y[j].startCycles));
+        if (x[i].endCycles < y[j].endCycles)
+            ++i;
+        else
+            ++j;
+    }
+    return length;
 }
 
 } // namespace
@@ -100,6 +147,22 @@ private slots:
             QVERIFY2(run.metrics.latencyCycles >= computeBound, name);
             if (run.design != schedule::Design::Ideal) // the bound gives preloads SRAM of their own
                 QVERIFY2(run.schedule->sramPeakBytesPerCore <= spec.chip.sramBytesPerCore, name);
+            // The simulator's breakdown, against the step intervals it traced (issue 42: "interconnect"
+            // or idle is the remainder, so the parts are checked one by one, from the intervals).
+            QVERIFY2(run.simulated.has_value(), name);
+            const sim::SimResult& sim = *run.simulated;
+            std::vector<schedule::Interval> preloads, executions;
+            for (const sim::StepTrace& step : sim.steps) {
+                preloads.push_back(step.preload);
+                executions.push_back(step.execute);
+            }
+            const double inPreload = unionLength(preloads), inExecution = unionLength(executions);
+            const double both = intersectionLength(preloads, executions);
+            const double tolerance = 1e-9 * sim.latencyCycles;
+            QVERIFY2(std::abs(sim.overlapCycles - both) <= tolerance, name);
+            QVERIFY2(std::abs(sim.preloadOnlyCycles - (inPreload - both)) <= tolerance, name);
+            QVERIFY2(std::abs(sim.executeOnlyCycles - (inExecution - both)) <= tolerance, name);
+            QVERIFY2(inPreload + inExecution - both <= sim.latencyCycles + tolerance, name);
         }
         const double ideal = latencyOf(result, schedule::Design::Ideal);
         const double full = latencyOf(result, schedule::Design::ElkFull);
