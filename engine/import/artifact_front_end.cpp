@@ -431,28 +431,42 @@ namespace {
             return result;
         std::vector<Node>& nodes = *read;
 
-        // Step 2, as the artifact does it: user lists hold user *ids*, and an id names the last node
-        // carrying it. Files that reuse ids for repeated layers (llama2-70, gemma2) therefore get only
-        // the last copy of a user spliced; earlier copies keep reading the Reshape/Broadcast id (an
-        // unknown, off-chip, untrimmed tensor), and a chain of spliced nodes can stop part-way (a user
-        // gets the inputs of the copy being spliced, as they are then). The §1.4 HBM figures of those
-        // files need exactly this; splicing every copy gives 129.67 / 58.80 GiB instead.
-        std::unordered_map<std::int64_t, std::size_t> lastWithId;
+        // Step 2, as the artifact does it. An id names the last node carrying it, and that node holds
+        // the id's user list: one entry per read, so a user id appears once for every copy of the user
+        // that reads it (llama2-70 and gemma2 list repeated layers under the same ids). Splicing a node
+        // puts its inputs into a user once per entry but takes its id out only once, and each op later
+        // keeps only as many inputs as its node listed: a user entered twice reads the replacement
+        // twice and loses its last input. Earlier copies of a node have no users (their reads went to
+        // the last copy), so they splice nothing and keep reading the Reshape/Broadcast id (an unknown,
+        // off-chip, untrimmed tensor); a spliced node's users pass to its inputs, so a chain spliced out
+        // of file order still reaches them. The §1.4 figures of those files need exactly this:
+        // deduplicated user lists give 44 distinct expressions instead of 47, and splicing every copy
+        // 129.67 / 58.80 GiB instead of 129.81 / 58.81.
+        std::unordered_map<std::int64_t, std::size_t> live; // id -> the last node with it, until spliced
         for (std::size_t i = 0; i < nodes.size(); ++i)
-            lastWithId[nodes[i].id] = i;
-        std::unordered_map<std::int64_t, std::vector<std::size_t>> users;
-        for (const Node& n : nodes)
-            for (const std::int64_t x : n.inputs) {
-                auto& list = users[x];
-                const std::size_t user = lastWithId.at(n.id);
-                if (std::find(list.begin(), list.end(), user) == list.end())
-                    list.push_back(user);
-            }
+            live[nodes[i].id] = i;
+        std::vector<std::vector<std::int64_t>> users(nodes.size()); // user ids, on the last node of each id
+        std::vector<std::size_t> listedInputs(nodes.size());
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            listedInputs[i] = nodes[i].inputs.size();
+            for (const std::int64_t x : nodes[i].inputs)
+                if (const auto it = live.find(x); it != live.end())
+                    users[it->second].push_back(nodes[i].id);
+        }
+        auto eraseFirst = [](std::vector<std::int64_t>& list, std::int64_t value) {
+            if (const auto it = std::find(list.begin(), list.end(), value); it != list.end())
+                list.erase(it);
+        };
+        // A file whose nodes read a spliced node several times over grows these lists exponentially down
+        // a chain; real files insert a few thousand entries.
+        constexpr std::size_t kMaxInserted = 10'000'000;
+        std::size_t inserted = 0;
         std::unordered_map<std::int64_t, std::vector<int>>
             broadcastSource; // source id -> positions in the broadcast output
-        for (const Node& n : nodes) {
-            if (!isSpliced(n.type))
-                continue; // Concat is not spliced: its users keep its id, which then names no op (external)
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            const Node& n = nodes[i];
+            if (!isSpliced(n.type) && n.type != "Concat")
+                continue;
             if (n.type == "Broadcast") {
                 std::string error;
                 const auto k = parseKernel(n, false, error);
@@ -477,18 +491,43 @@ namespace {
                 }
                 broadcastSource[n.inputs[0]] = positions;
             }
+            const std::vector<std::int64_t> nodeUsers = users[i]; // copies: the lists below may be the same
             const std::vector<std::int64_t> replacement = n.inputs;
-            for (const std::size_t u : users[n.id]) {
-                std::vector<std::int64_t> spliced;
-                for (const std::int64_t x : nodes[u].inputs) {
-                    if (x == n.id)
-                        spliced.insert(spliced.end(), replacement.begin(), replacement.end());
-                    else
-                        spliced.push_back(x);
-                }
-                nodes[u].inputs = std::move(spliced);
+            // At most: the replacement into each user, and the users into each input's list.
+            inserted += 2 * replacement.size() * nodeUsers.size();
+            if (inserted > kMaxInserted) {
+                result.error = describe(n) + ": splicing out Reshape/Broadcast/Convert/Concat would insert more than "
+                    + std::to_string(kMaxInserted) + " input and user entries (nodes read one node many times over)";
+                return result;
             }
+            // Concat is not spliced: its users keep its id, which then names no op (an external tensor).
+            if (n.type != "Concat")
+                for (const std::int64_t u : nodeUsers)
+                    if (const auto it = live.find(u); it != live.end()) {
+                        auto& in = nodes[it->second].inputs;
+                        const auto at = std::find(in.begin(), in.end(), n.id);
+                        if (at != in.end())
+                            in.insert(at + 1, replacement.begin(), replacement.end());
+                    }
+            for (const std::int64_t x : replacement)
+                if (const auto it = live.find(x); it != live.end()) {
+                    auto& list = users[it->second];
+                    const auto at = std::find(list.begin(), list.end(), n.id);
+                    if (at != list.end())
+                        list.insert(at + 1, nodeUsers.begin(), nodeUsers.end());
+                }
+            for (const std::int64_t x : replacement)
+                if (const auto it = live.find(x); it != live.end())
+                    eraseFirst(users[it->second], n.id);
+            if (n.type != "Concat")
+                for (const std::int64_t u : nodeUsers)
+                    if (const auto it = live.find(u); it != live.end())
+                        eraseFirst(nodes[it->second].inputs, n.id);
+            live.erase(n.id);
         }
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            if (nodes[i].inputs.size() > listedInputs[i])
+                nodes[i].inputs.resize(listedInputs[i]);
         std::vector<const Node*> chain;
         for (const Node& n : nodes)
             if (!isSpliced(n.type) && n.type != "Concat")
