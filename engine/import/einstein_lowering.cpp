@@ -85,7 +85,10 @@ namespace detail {
 
     std::optional<Value> StatementLowering::run()
     {
-        if (!collectLoads(*m_stmt.rhs) || !determineVars())
+        if (!collectLoads(*m_stmt.rhs))
+            return std::nullopt;
+        pickSingleRows();
+        if (!determineVars())
             return std::nullopt;
         std::string cast;
         const Expr& core = strip(*m_stmt.rhs, &cast);

@@ -78,6 +78,7 @@ private:
 
     // einstein_lowering_indices.cpp
     bool collectLoads(const Expr& e);
+    void pickSingleRows();
     int varIndex(const std::string& name) const;
     int declareVar(const std::string& name, std::size_t column);
     bool determineVars();

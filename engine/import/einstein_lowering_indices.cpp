@@ -46,6 +46,33 @@ bool StatementLowering::collectLoads(const Expr& e)
     return true;
 }
 
+void StatementLowering::pickSingleRows()
+{
+    // A gather by a one-element index tensor whose index the output drops
+    // (`output0[N0, N1] = input0[N0, G3, N1] g input1[N2]`, a ViT class-token pick) takes one slice
+    // of the table: N2 runs over one position only, so it reads position 0 and is no loop variable
+    // (left in, an '=' statement would have to sum over it).
+    std::set<std::string> outputs;
+    for (const IndexName& index : m_stmt.outputIndices)
+        outputs.insert(index.name);
+    std::set<const Expr*> indexTensors;
+    for (const Load& load : m_loads)
+        for (const IndexForm& form : load.forms)
+            if (form.nestedLoad)
+                indexTensors.insert(form.nestedLoad);
+    for (Load& load : m_loads) {
+        if (!indexTensors.count(load.expr))
+            continue;
+        const Value& value = slotOf(load).value;
+        for (std::size_t j = 0; j < load.forms.size(); ++j) {
+            IndexForm& form = load.forms[j];
+            if (form.terms.size() == 1 && form.terms[0].whole() && form.terms[0].multiplier == 1 && form.constant == 0
+                && !outputs.count(form.terms[0].var) && value.viewRaw(j) == 1)
+                form.terms.clear();
+        }
+    }
+}
+
 int StatementLowering::varIndex(const std::string& name) const
 {
     const auto it = m_varIndex.find(name);

@@ -286,6 +286,45 @@ private slots:
         QCOMPARE(qint64(model::byteCount(expr)), bytes);
     }
 
+    // A GatherV2 whose index tensor has shape [1] and whose output drops the gathered axis picks one
+    // slice: ViT's class token, `output0[N0, N1] = input0[N0, G3, N1] g input1[N2]`. N2 runs over one
+    // position, so it is no loop variable (before, "index N2 is not in output0[...]" refused it).
+    void issue42_gatherOfOneRowDropsItsAxis()
+    {
+        // One node as NNFusion writes it: [id, " - einstein_v2(\" expr \", input_dict={...})", type, inputs].
+        auto node = [](int id, const std::string& expr, const std::vector<std::string>& shapes, const std::string& type,
+                        const std::string& inputs) {
+            std::string dict;
+            for (std::size_t i = 0; i < shapes.size(); ++i)
+                dict += std::string(i ? ", " : "") + "\\\"input" + std::to_string(i) + "\\\": {\\\"dtype\\\": \\\""
+                    + (type == "GatherV2" && i == 1 ? "int32" : "float32") + "\\\", \\\"shape\\\": " + shapes[i] + "}";
+            return "[" + std::to_string(id) + ", \" - einstein_v2(\\\" " + expr + " \\\", input_dict={" + dict
+                + "})\", \"" + type + "\", " + inputs + "]";
+        };
+        const std::string text = "["
+            + node(90, "output0[N0, N1, N2] = input0[N0, N1, N2] + input1[N1, N2];", { "[99, 5, 8]", "[5, 8]" }, "Add",
+                "[[1, 0], [2, 0]]")
+            + ",\n"
+            + node(91, "output0[N0, N1] = input0[N0, G3, N1] g input1[N2];", { "[99, 5, 8]", "[1]" }, "GatherV2",
+                "[[90, 0], [3, 0]]")
+            + ",\n" + node(92, "output0[N0, N1] = input0[N0, N1].call(`tanh`);", { "[99, 8]" }, "Tanh", "[[91, 0]]")
+            + ",\n" + "[93, \"\", \"Result\", [[92, 0]]]]";
+        const auto result = import::importEinsteinText(text, "class_token.json", dims(2, -1));
+        QVERIFY2(result.ok(), qPrintable(errorsText(result)));
+        const auto& graph = result.graph;
+        QVERIFY(graph.validate().empty());
+        // Loop dims of the gather: N0, N1, the 5 table rows, and the [1] index's unit axis.
+        QCOMPARE(opLines(graph),
+            QStringList() << u"Add.90 elementwise [2,5,8] 80"_s << u"GatherV2.91 gather [2,8,5,1] 0"_s
+                          << u"Tanh.92 unary [2,8] 16"_s);
+        QCOMPARE(shapeText(tensorNamed(graph, "n91").shape), u"[2,8]"_s);
+        QCOMPARE(shapeText(tensorNamed(graph, "p3").shape), u"[1]"_s);
+        const model::TensorExpr& expr = graph.exprOf(*graph.findOp("GatherV2.91"));
+        QCOMPARE(int(expr.kind), int(OpKind::Gather));
+        // One row per batch: 16 f32 written, 16 read from the table, the i32 index: (16 + 16) · 4 + 4.
+        QCOMPARE(qint64(model::byteCount(expr)), qint64(132));
+    }
+
     // Reshape, transpose, Broadcast, Convert and weight Concat nodes leave no operator and no tensor of
     // their own: their readers address the stored tensor.
     void viewsAreFolded_data()
