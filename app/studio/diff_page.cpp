@@ -105,7 +105,7 @@ DiffPage::DiffPage(QWidget* parent)
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) {
         const QTableWidgetItem* step = m_table->item(row, 5);
         if (step && step->data(Qt::UserRole).toDouble() >= 0)
-            emit stepSelected(int(step->data(Qt::UserRole).toDouble()));
+            emit stepSelected(m_timeline->referenceStepOf(int(step->data(Qt::UserRole).toDouble())));
     });
 
     auto* top = new QSplitter(Qt::Horizontal);

@@ -53,7 +53,8 @@ RunFolderExport exportRunFolder(const elk::run::RunResult& result, const QString
         for (const elk::run::DesignRun& design : result.designs) {
             if (!design.schedule || design.design == elk::schedule::Design::Ideal)
                 continue;
-            const elk::schedule::Program program = elk::schedule::lowerProgram(result.problem, *design.schedule);
+            const elk::schedule::Program program
+                = elk::schedule::lowerProgram(result.problemOf(design), *design.schedule);
             const QString name = QString::fromLatin1(elk::schedule::toString(design.design));
             write(QStringLiteral("program-%1.json").arg(name), elk::schedule::programJson(program));
             write(QStringLiteral("program-%1.txt").arg(name), elk::schedule::programText(program));

@@ -34,7 +34,7 @@ std::string runPrograms(const run::RunResult& result, bool asJson)
     for (const run::DesignRun& run : result.designs) {
         if (!run.schedule || run.design == schedule::Design::Ideal)
             continue;
-        const schedule::Program lowered = schedule::lowerProgram(result.problem, *run.schedule);
+        const schedule::Program lowered = schedule::lowerProgram(result.problemOf(run), *run.schedule);
         if (asJson) {
             text += std::string(first ? "" : ",\n") + "\"" + schedule::toString(run.design)
                 + "\": " + schedule::programJson(lowered);

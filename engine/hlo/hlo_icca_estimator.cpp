@@ -133,7 +133,7 @@ namespace {
                 return false;
             }
             const sim::SimResult& sim = *result.designs[0].simulated;
-            const auto& steps = result.problem.steps;
+            const auto& steps = result.problemOf(result.designs[0]).steps;
             const auto& order = compiled.compiled->analysis.order;
             double previousEnd = 0;
             for (std::size_t s = 0; s < sim.steps.size() && s < steps.size(); ++s) {

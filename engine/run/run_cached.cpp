@@ -56,12 +56,16 @@ RunResult runCached(const RunSpec& spec, RunCache* resultCache, RunControl& cont
 
     RunResult result;
     if (stored) {
-        cache.runHit = true;
         result.spec = spec;
         result.compiled = compiled;
-        result.problem = scheduleProblemFor(*compiled, spec);
         result.designs = std::move(*stored);
-    } else {
+        // A stored split choice that does not fit the compiled model is a miss: schedule again.
+        if (attachProblems(result))
+            cache.runHit = true;
+        else
+            stored.reset();
+    }
+    if (!stored) {
         result = scheduleRun(compiled, spec, control, threads);
         if (result.ok() && resultCache != nullptr)
             resultCache->saveRun(result, withDetail);

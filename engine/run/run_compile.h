@@ -105,9 +105,26 @@ PartitionTables partitionTablesOf(const CompiledModel& compiled);
 /// inter-chip overhead and the tile cost model (not HBM, not the run options, not the designs).
 std::string partitionKey(const RunSpec& spec);
 
+/// Which variant each distinct operator runs as (by distinct input: index into CompiledModel::variants[i]),
+/// and what the design that judged it estimated with it and without any pipelined split.
+struct SplitChoice {
+    std::vector<std::uint32_t> variantOfInput;
+    /// Analytic schedules tried to choose it; 0 when no operator has pipelined variants (nothing to
+    /// choose, and the two estimates below are not computed).
+    int evaluations = 0;
+    schedule::Design judge = schedule::Design::ElkDyn; ///< whose analytic latency chose it
+    double analyticCycles = 0; ///< the judge's analytic latency with this choice (infinity: no schedule)
+    double unsplitAnalyticCycles = 0; ///< the judge's analytic latency with no pipelined splits
+};
+
 /// One design's outcome.
 struct DesignRun {
     schedule::Design design = schedule::Design::Basic;
+    /// This design's pipelined splits (issue 42: every design keeps the splits that help it).
+    SplitChoice splits;
+    /// The problem `schedule` and `simulated` index into: the model with `splits`. Shared by designs with
+    /// the same splits; not stored in caches (rebuilt from `splits`).
+    std::shared_ptr<const schedule::ScheduleProblem> problem;
     std::optional<schedule::Schedule> schedule;
     schedule::ScheduleMetrics metrics; ///< of the analytic schedule
     /// The program of `schedule` run by the event-driven simulator (with contention, except for ideal,
@@ -121,28 +138,48 @@ struct DesignRun {
 struct RunResult {
     RunSpec spec;
     std::shared_ptr<const CompiledModel> compiled;
-    schedule::ScheduleProblem problem; ///< points into compiled->plans
+    /// The reference step list, points into compiled->plans: the model with Elk-Dyn's splits (with the
+    /// first design's when Elk-Dyn did not run). Views select steps of it; a design's own schedule indexes
+    /// problemOf(design), which correspondingStep() maps to and from it.
+    schedule::ScheduleProblem problem;
     std::vector<DesignRun> designs; ///< in spec.designs order
     StageTimings timings;
     std::vector<std::string> errors; ///< fatal: nothing was scheduled
     RunStatus status = RunStatus::Completed;
     bool ok() const { return errors.empty() && status == RunStatus::Completed; }
+    /// The problem `design`'s schedule and simulation index into (`problem` when it carries none).
+    const schedule::ScheduleProblem& problemOf(const DesignRun& design) const
+    {
+        return design.problem ? *design.problem : problem;
+    }
 };
 
-/// Which variant each distinct operator runs as (by distinct input: index into CompiledModel::variants[i]).
-struct SplitChoice {
-    std::vector<std::uint32_t> variantOfInput;
-    int evaluations = 0; ///< Elk-Dyn schedules tried to choose it
-};
+/// The step of `to` that runs the same operator as step `step` of `from`, and within an operator split
+/// into another number of parts the part that covers the same fraction of it; -1 when `to` does not
+/// run that graph step (or `step` is out of range). Identity when both have the same splits.
+int correspondingStep(const schedule::ScheduleProblem& from, int step, const schedule::ScheduleProblem& to);
 
-/// Pipelined splitting as a compiler decision, the same for every design: starting from each
-/// operator's smallest fitting variant, operators with more variants (largest HBM load first) try the
-/// next one (2, 4, 8 … parts) while it lowers the Elk-Dyn analytic latency of the whole model by more
-/// than 0.01 %. Deterministic. Contract: compiled.partitionKey == partitionKey(spec).
+/// Rebuilds each design's problem from its stored `splits` (designs with the same splits share one) and
+/// the run's reference problem; false when a stored choice does not fit the compiled model (then the
+/// designs are not usable with it).
+bool attachProblems(RunResult& result);
+
+/// Pipelined splitting judged by Elk-Dyn's analytic latency (the compiler's own choice; the step list
+/// RunResult::problem has): starting from each operator's smallest fitting variant, operators with more
+/// variants (largest HBM load first) try the next one (2, 4, 8 … parts) while it lowers the judge's
+/// analytic latency of the whole model by more than 0.01 %. Deterministic. Contract:
+/// compiled.partitionKey == partitionKey(spec).
 SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec);
-/// The same greedy search judged by another design's analytic latency: what that design would choose
-/// on its own terms (tests compare it with the shared choice; Elk-Full searches its orders each time).
+/// The same greedy search judged by another design's analytic latency: the choice that design runs with
+/// (splitJudgeOf()). Elk-Full as a judge searches its orders at every trial (tests only).
 SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec, schedule::Design judge);
+/// Whose analytic latency chooses a design's pipelined splits: its own for Basic, Static and Elk-Dyn;
+/// Elk-Dyn's for Elk-Full (which is Elk-Dyn plus a preload-order search: judging every split trial by a
+/// whole order search would multiply its cost by the trials, and tst_split_choice checks that Elk-Full
+/// does not do better with its own choice). Ideal has no judge: it is scheduled with each design's
+/// choice and without pipelined splits, and keeps the fastest simulated, so it stays a bound on all of
+/// them.
+schedule::Design splitJudgeOf(schedule::Design design);
 /// Every operator as its smallest fitting variant: no pipelined splits (oversized ones stay split to fit).
 SplitChoice noPipelinedSplits(const CompiledModel& compiled);
 

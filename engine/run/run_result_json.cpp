@@ -30,12 +30,13 @@ namespace {
 
     /// Operators run as several parts (pipelined splitting, or too large for the SRAM): one entry per
     /// distinct operator, with how many graph ops use it.
-    ordered_json splitOpsJson(const RunResult& result)
+    ordered_json splitOpsJson(
+        const CompiledModel& compiled, const schedule::ScheduleProblem& problem, schedule::Design judge)
     {
-        const CompiledModel& compiled = *result.compiled;
+        const std::string pipelined = std::string("(") + schedule::toString(judge) + ")";
         std::vector<int> graphOps(compiled.plans.size(), 0);
         std::vector<const schedule::Step*> first(compiled.plans.size(), nullptr);
-        for (const schedule::Step& step : result.problem.steps) {
+        for (const schedule::Step& step : problem.steps) {
             if (step.parts <= 1 || step.part != 0)
                 continue;
             ++graphOps[step.planSet];
@@ -55,13 +56,23 @@ namespace {
                     { "parts", variant.split.parts }, { "dim", dim },
                     { "dim_extent_per_part", expr.dimExtents[std::size_t(dim)] },
                     { "why",
-                        variants.front().split.parts == 1 ? "pipelined: fewer parts schedule slower (elk-dyn)"
+                        variants.front().split.parts == 1 ? "pipelined: fewer parts schedule slower " + pipelined
                             : variant.split.parts == variants.front().split.parts
-                            ? "too large for the SRAM whole"
-                            : "too large for the SRAM whole; more parts than that pipeline better (elk-dyn)" } });
+                            ? std::string("too large for the SRAM whole")
+                            : "too large for the SRAM whole; more parts than that pipeline better " + pipelined } });
             }
         }
         return out;
+    }
+
+    /// Whose splits the reference step list has (RunResult::problem).
+    schedule::Design referenceJudge(const RunResult& result)
+    {
+        for (const DesignRun& run : result.designs) {
+            if (run.design == schedule::Design::ElkDyn || run.design == schedule::Design::ElkFull)
+                return schedule::Design::ElkDyn;
+        }
+        return result.designs.empty() ? schedule::Design::ElkDyn : result.designs.front().splits.judge;
     }
 
     ordered_json breakdownJson(double overlap, double preloadOnly, double executeOnly, double stall, double clock)
@@ -69,6 +80,21 @@ namespace {
         return ordered_json { { "overlap", milliseconds(overlap, clock) },
             { "preload_only", milliseconds(preloadOnly, clock) }, { "execute_only", milliseconds(executeOnly, clock) },
             { "interconnect", milliseconds(stall, clock) } };
+    }
+
+    /// A design's own pipelined splits: whose analytic latency chose them, that latency with and without
+    /// them (absent when no operator has pipelined variants), and the operators run as parts.
+    ordered_json splitsJson(const DesignRun& run, const RunResult& result)
+    {
+        const double clock = result.spec.chip.clockHz;
+        ordered_json out { { "judge", schedule::toString(run.splits.judge) },
+            { "evaluations", run.splits.evaluations } };
+        if (run.splits.evaluations > 0) {
+            out["analytic_latency_ms"] = milliseconds(run.splits.analyticCycles, clock);
+            out["analytic_latency_without_ms"] = milliseconds(run.splits.unsplitAnalyticCycles, clock);
+        }
+        out["split_ops"] = splitOpsJson(*result.compiled, result.problemOf(run), run.splits.judge);
+        return out;
     }
 
     ordered_json designJson(const DesignRun& run, const RunResult& result, const DesignRun* basic)
@@ -109,6 +135,7 @@ namespace {
                 breakdownJson(
                     m.overlapCycles, m.preloadOnlyCycles, m.executeOnlyCycles, m.interconnectStallCycles, clock) },
             { "sram_peak_bytes_per_core", run.schedule->sramPeakBytesPerCore } };
+        out["pipelined_splits"] = splitsJson(run, result);
         out["contention"] = run.design != schedule::Design::Ideal;
         out["orders_tried"] = run.schedule->ordersTried;
         if (run.design == schedule::Design::ElkFull) {
@@ -150,7 +177,7 @@ std::string runResultToJson(const RunResult& result)
             { "hbm_bytes_per_step", hbmBytesOfSteps(result) }, { "hbm_bytes_no_reuse", totals.hbmBytesNoReuse },
             { "spilled_activation_bytes", compiled.steps.spilledBytes },
             { "distinct_partitions", compiled.plans.size() }, { "tile_cost_model", compiled.costModel },
-            { "split_ops", splitOpsJson(result) } };
+            { "split_ops", splitOpsJson(compiled, result.problem, referenceJudge(result)) } };
     }
     out["step"] = ordered_json { { "phase", toString(result.spec.phase) }, { "batch", result.spec.batch },
         { "seq_len", result.spec.seqLen }, { "kv_len", result.spec.kvLen } };

@@ -12,7 +12,8 @@ namespace {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
     static_assert(sizeof(partition::Plan) == 48 && sizeof(partition::PlanCost) == 56);
     static_assert(sizeof(partition::PreloadEntry) == 40 && sizeof(partition::OpPlans) == 112);
-    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 1208);
+    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 1272);
+    static_assert(sizeof(run::SplitChoice) == 48);
     static_assert(sizeof(schedule::StepSchedule) == 104 && sizeof(schedule::Schedule) == 200);
     static_assert(sizeof(schedule::ScheduleMetrics) == 96 && sizeof(schedule::Interval) == 16);
     static_assert(sizeof(sim::StepTrace) == 144 && sizeof(sim::LinkInfo) == 72);
@@ -230,9 +231,20 @@ namespace cbor {
         io("events", s.events);
     }
 
+    template <typename Io> void mapSplitChoice(Io& io, run::SplitChoice& c)
+    {
+        io("variantOfInput", c.variantOfInput);
+        io("evaluations", c.evaluations);
+        io("judge", c.judge);
+        io("analyticCycles", c.analyticCycles);
+        io("unsplitAnalyticCycles", c.unsplitAnalyticCycles);
+    }
+
+    // DesignRun::problem is not stored: run::attachProblems() rebuilds it from `splits`.
     template <typename Io> void mapDesignRun(Io& io, run::DesignRun& d)
     {
         io("design", d.design);
+        io("splits", d.splits);
         io("schedule", d.schedule);
         io("metrics", d.metrics);
         io("simulated", d.simulated);
@@ -274,6 +286,7 @@ namespace cbor {
     ELK_PAYLOAD_MAPPING(sim::GapPart, mapGapPart)
     ELK_PAYLOAD_MAPPING(sim::BoundGap, mapBoundGap)
     ELK_PAYLOAD_MAPPING(sim::SimResult, mapSimResult)
+    ELK_PAYLOAD_MAPPING(run::SplitChoice, mapSplitChoice)
     ELK_PAYLOAD_MAPPING(run::DesignRun, mapDesignRun)
 #undef ELK_PAYLOAD_MAPPING
 

@@ -476,7 +476,8 @@ private slots:
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY2(result.out.contains(u"served from the result cache"_s), qPrintable(result.out));
 
-        // Two designs of one run: every op, both sides, and the deltas add up to the latency difference.
+        // Two designs of one run: every op of each, and the deltas add up to the latency difference (each
+        // design has its own pipelined splits: an operator run as other parts is on one side only).
         result = runElk({ u"diff"_s, sample, u"--chip"_s, u"ipu-mk2-hbm"_s, u"--design"_s, u"basic"_s,
             u"--against-design"_s, u"elk-dyn"_s, u"--cache"_s, u"explain.sqlite"_s, u"--json"_s, u"diff.json"_s });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
@@ -488,7 +489,7 @@ private slots:
         double sum = 0, previous = 1e300;
         for (const QJsonValue& value : ops) {
             const QJsonObject op = value.toObject();
-            QVERIFY(op.value(u"step_a"_s).toInt() >= 0 && op.value(u"step_b"_s).toInt() >= 0);
+            QVERIFY(op.value(u"step_a"_s).toInt() >= 0 || op.value(u"step_b"_s).toInt() >= 0);
             const double delta = op.value(u"delta_ms"_s).toDouble();
             QVERIFY(std::abs(delta) <= previous + 1e-15); // sorted by |Δ|
             previous = std::abs(delta);

@@ -54,12 +54,13 @@ int benchChip(const std::string& model, const std::string& chip, std::int64_t ba
             std::printf("  %-9s no schedule: %s\n", schedule::toString(design.design), design.error.c_str());
             continue;
         }
-        const schedule::Program program = schedule::lowerProgram(result.problem, *design.schedule);
+        const schedule::ScheduleProblem& problem = result.problemOf(design); // its own pipelined splits
+        const schedule::Program program = schedule::lowerProgram(problem, *design.schedule);
         std::vector<double> seconds;
         sim::SimResult last;
         for (int i = 0; i < runs; ++i) {
             const auto begin = std::chrono::steady_clock::now();
-            sim::SimRunResult r = sim::simulate(spec.spec.chip, result.problem, program, {}, control);
+            sim::SimRunResult r = sim::simulate(spec.spec.chip, problem, program, {}, control);
             seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
             if (!r.ok()) {
                 std::fprintf(stderr, "simulate: %s\n", r.error.c_str());
@@ -69,7 +70,7 @@ int benchChip(const std::string& model, const std::string& chip, std::int64_t ba
         }
         sim::SimOptions off;
         off.contention = false;
-        const sim::SimRunResult solo = sim::simulate(spec.spec.chip, result.problem, program, off, control);
+        const sim::SimRunResult solo = sim::simulate(spec.spec.chip, problem, program, off, control);
         const double t = median(seconds);
         const double analytic = design.schedule->latencyCycles;
         std::printf("  %-9s simulate %.3f s  %lld events  %.3g events/s | latency %.3f ms (analytic %.3f, %+.2f %%; "

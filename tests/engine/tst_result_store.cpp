@@ -999,6 +999,15 @@ private slots:
         QCOMPARE(second.problem.steps.size(), first.problem.steps.size());
         QCOMPARE(second.problem.planSets.size(), second.compiled->plans.size());
         QCOMPARE(second.problem.planSets.front(), &second.compiled->plans.front());
+        // Each design's own problem, rebuilt from its stored split choice, is the one it was run on.
+        for (std::size_t d = 0; d < first.designs.size(); ++d) {
+            const auto& fresh = first.problemOf(first.designs[d]).steps;
+            const auto& stored = second.problemOf(second.designs[d]).steps;
+            QCOMPARE(second.designs[d].splits.variantOfInput, first.designs[d].splits.variantOfInput);
+            QCOMPARE(stored.size(), fresh.size());
+            for (std::size_t s = 0; s < fresh.size(); ++s)
+                QVERIFY(stored[s].planSet == fresh[s].planSet && stored[s].name == fresh[s].name);
+        }
 
         run::CacheOutcome reused;
         const run::RunResult third = run::runCached(m_spec, cache.get(), control, 2, second.compiled, true, &reused);
@@ -1093,8 +1102,9 @@ private slots:
             const std::string text = designsDiff({ a }, { b });
             QVERIFY2(text.empty(), text.c_str());
         }
-        QCOMPARE(counting.lastTotal(), std::int64_t(5));
-        QCOMPARE(counting.lastDone(), std::int64_t(5));
+        // One task per design, and Ideal one per distinct split candidate.
+        QVERIFY(counting.lastTotal() >= 5);
+        QCOMPARE(counting.lastDone(), counting.lastTotal());
         QVERIFY(counting.lastStage().rfind("simulate ", 0) == 0);
     }
 };

@@ -40,14 +40,20 @@ private slots:
         const sim::SimResult& basic = *result.designs.front().simulated;
         const sim::SimResult& ideal = *result.designs.back().simulated;
         const run::RunDiff diff = run::diffRuns(basic, ideal);
-        QCOMPARE(diff.ops.size(), basic.steps.size());
+        // Every step of each side once; the two may run an operator as other parts (each design's own
+        // pipelined splits), and such parts are ops of one side only.
+        std::size_t onA = 0, onB = 0;
         double sum = 0;
         for (std::size_t k = 0; k < diff.ops.size(); ++k) {
-            QVERIFY(diff.ops[k].stepA >= 0 && diff.ops[k].stepB >= 0);
+            QVERIFY(diff.ops[k].stepA >= 0 || diff.ops[k].stepB >= 0);
+            onA += diff.ops[k].stepA >= 0;
+            onB += diff.ops[k].stepB >= 0;
             if (k > 0)
                 QVERIFY(std::abs(diff.ops[k].deltaMs()) <= std::abs(diff.ops[k - 1].deltaMs()));
             sum += diff.ops[k].deltaMs();
         }
+        QCOMPARE(onA, basic.steps.size());
+        QCOMPARE(onB, ideal.steps.size());
         QVERIFY(std::abs(sum - (diff.latencyMsB - diff.latencyMsA)) <= 1e-9 * diff.latencyMsA);
         QVERIFY(diff.sameLinks);
         QVERIFY(!diff.links.empty());

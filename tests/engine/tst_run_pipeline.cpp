@@ -103,6 +103,36 @@ class TestRunPipeline : public QObject {
     Q_OBJECT
 
 private slots:
+    void correspondingStepMapsPartsByFraction()
+    {
+        // Graph step 1 as 2 parts in A and 4 parts in B; graph step 3 only in B.
+        const auto problemOf = [](std::vector<std::pair<int, int>> graphStepAndParts) {
+            schedule::ScheduleProblem problem;
+            for (const auto [graphStep, parts] : graphStepAndParts) {
+                for (int k = 0; k < parts; ++k) {
+                    schedule::Step step;
+                    step.graphStep = graphStep;
+                    step.part = k;
+                    step.parts = parts;
+                    problem.steps.push_back(step);
+                }
+            }
+            return problem;
+        };
+        const schedule::ScheduleProblem a = problemOf({ { 0, 1 }, { 1, 2 }, { 2, 1 } });
+        const schedule::ScheduleProblem b = problemOf({ { 0, 1 }, { 1, 4 }, { 2, 1 }, { 3, 1 } });
+        QCOMPARE(run::correspondingStep(a, 0, b), 0);
+        QCOMPARE(run::correspondingStep(a, 1, b), 1); // part 1/2 -> part 1/4
+        QCOMPARE(run::correspondingStep(a, 2, b), 3); // part 2/2 -> part 3/4
+        QCOMPARE(run::correspondingStep(a, 3, b), 5);
+        QCOMPARE(run::correspondingStep(b, 4, a), 2); // part 4/4 -> part 2/2
+        QCOMPARE(run::correspondingStep(b, 2, a), 1); // part 2/4 -> part 1/2
+        QCOMPARE(run::correspondingStep(b, 6, a), -1); // graph step 3 is not in A
+        QCOMPARE(run::correspondingStep(a, 4, b), -1); // out of range
+        QCOMPARE(run::correspondingStep(a, -1, b), -1);
+        QCOMPARE(run::correspondingStep(a, 2, a), 2);
+    }
+
     void everyDesignOnBundledModels_data()
     {
         QTest::addColumn<QString>("model");
@@ -140,7 +170,7 @@ private slots:
         for (const run::DesignRun& run : result.designs) {
             const char* name = schedule::toString(run.design);
             QVERIFY2(run.schedule, (std::string(name) + ": " + run.error).c_str());
-            const auto violations = schedule::checkSchedule(result.problem, *run.schedule);
+            const auto violations = schedule::checkSchedule(result.problemOf(run), *run.schedule);
             const std::string firstViolation = violations.empty() ? std::string() : violations.front().message;
             QVERIFY2(violations.empty(), (std::string(name) + ": " + firstViolation).c_str());
             QVERIFY2(run.metrics.latencyCycles >= hbmBound * (1 - 1e-9), name);
@@ -202,7 +232,7 @@ private slots:
             int(result.problem.steps.size()));
         for (const run::DesignRun& run : result.designs) {
             QVERIFY2(run.schedule, run.error.c_str());
-            QVERIFY(schedule::checkSchedule(result.problem, *run.schedule).empty());
+            QVERIFY(schedule::checkSchedule(result.problemOf(run), *run.schedule).empty());
         }
     }
 

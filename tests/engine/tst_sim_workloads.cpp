@@ -53,13 +53,14 @@ run::RunResult runOf(const std::string& chip)
     return result;
 }
 
-sim::SimResult simulated(const run::RunResult& run, const schedule::Schedule& schedule, bool contention)
+sim::SimResult simulated(const run::RunResult& run, const run::DesignRun& design, bool contention)
 {
-    const schedule::Program program = schedule::lowerProgram(run.problem, schedule);
+    const schedule::ScheduleProblem& problem = run.problemOf(design); // its own pipelined splits
+    const schedule::Program program = schedule::lowerProgram(problem, *design.schedule);
     sim::SimOptions options;
     options.contention = contention;
     NullRunControl control;
-    sim::SimRunResult r = sim::simulate(run.spec.chip, run.problem, program, options, control);
+    sim::SimRunResult r = sim::simulate(run.spec.chip, problem, program, options, control);
     if (!r.ok())
         qFatal("simulate failed: %s", r.error.c_str());
     return *r.result;
@@ -90,7 +91,7 @@ void TestSimWorkloads::invariants()
     const run::RunResult& run = m_runs.at(chip.toStdString());
     const run::DesignRun& d = run.designs[static_cast<std::size_t>(design)];
     QVERIFY2(d.schedule.has_value(), d.error.c_str());
-    const sim::SimResult r = simulated(run, *d.schedule, true);
+    const sim::SimResult r = simulated(run, d, true);
     const chip::ChipSpec& spec = run.spec.chip;
 
     // Bytes conserved: HBM channels carried exactly what the preloads read.
@@ -99,8 +100,8 @@ void TestSimWorkloads::invariants()
     for (std::size_t l = 0; l < r.links.size(); ++l)
         if (r.links[l].kind == sim::LinkKind::HbmStack)
             hbmLinks += r.linkBytes[l];
-    for (const auto& step : run.problem.steps)
-        demanded += run.problem.planSets[step.planSet]->hbmBytes;
+    for (const auto& step : run.problemOf(d).steps)
+        demanded += run.problemOf(d).planSets[step.planSet]->hbmBytes;
     QCOMPARE(r.hbmBytes, demanded);
     QVERIFY2(qAbs(hbmLinks - double(demanded)) <= 1e-9 * double(demanded), qPrintable(QString::number(hbmLinks)));
     // No link above 100 %; no SRAM overflow (ideal gives every op the whole SRAM on its own).
@@ -126,7 +127,7 @@ void TestSimWorkloads::invariants()
             QVERIFY(r.steps[i - 1].execute.endCycles <= s.execute.startCycles + 1e-9);
     }
     // Bit-identical on a second run.
-    const sim::SimResult again = simulated(run, *d.schedule, true);
+    const sim::SimResult again = simulated(run, d, true);
     QCOMPARE(again.latencyCycles, r.latencyCycles);
     QCOMPARE(again.events, r.events);
     QVERIFY(again.linkBytes == r.linkBytes);
@@ -228,10 +229,11 @@ void TestSimWorkloads::wrongEstimateShowsInSimulation()
 void TestSimWorkloads::stopIsHonoured()
 {
     const run::RunResult& run = m_runs.at("ipu-mk2-hbm");
-    const schedule::Program program = schedule::lowerProgram(run.problem, *run.designs.front().schedule);
+    const schedule::ScheduleProblem& problem = run.problemOf(run.designs.front());
+    const schedule::Program program = schedule::lowerProgram(problem, *run.designs.front().schedule);
     AtomicRunControl control;
     control.requestStop();
-    const sim::SimRunResult r = sim::simulate(run.spec.chip, run.problem, program, {}, control);
+    const sim::SimRunResult r = sim::simulate(run.spec.chip, problem, program, {}, control);
     QVERIFY(!r.ok());
     QCOMPARE(r.error, std::string("stopped"));
 }

@@ -231,8 +231,10 @@ private slots:
         LinkHeatmapView view;
         view.setRun(run);
         const sim::SimResult& sim = *run->designs[0].simulated;
+        // The last step (the output, never split): selected as a step of the run's reference list.
         const int step = int(sim.steps.size()) - 1;
-        view.setSelectedStep(step);
+        view.setSelectedStep(view.referenceStepOf(step));
+        QCOMPARE(view.designStepOf(view.selectedStep()), step);
         const auto& execute = sim.steps[std::size_t(step)].execute;
         const int expected = int((execute.startCycles + execute.endCycles) / 2 / sim.binCycles) + 1;
         QCOMPARE(view.binPosition(), std::min(expected, view.binCount()));

@@ -77,14 +77,15 @@ namespace {
         }
     };
 
-    std::vector<std::string> stepLabels(const run::RunResult& run, const sim::SimResult& sim)
+    std::vector<std::string> stepLabels(
+        const run::RunResult& run, const schedule::ScheduleProblem& problem, const sim::SimResult& sim)
     {
         std::vector<std::string> labels(sim.steps.size());
         const run::CompiledModel* compiled = run.compiled.get();
         for (std::size_t step = 0; step < labels.size(); ++step) {
             std::string detail = step < sim.stepNames.size() ? shortName(sim.stepNames[step]) : std::string();
             if (compiled) {
-                const auto& steps = run.problem.steps;
+                const auto& steps = problem.steps;
                 const int graphStep = step < steps.size() ? steps[step].graphStep : int(step);
                 const auto& order = compiled->analysis.order;
                 if (graphStep >= 0 && std::size_t(graphStep) < order.size()) {
@@ -254,12 +255,12 @@ std::vector<ClassroomEvent> classroomEvents(const run::RunResult& run, int desig
     Story story;
     story.sim = &*design.simulated;
     story.schedule = &*design.schedule;
-    story.problem = &run.problem;
+    story.problem = &run.problemOf(design);
     if (story.schedule->steps.size() != story.sim->steps.size())
         return {}; // a schedule and a simulation of different problems: nothing consistent to tell
-    const double clockHz = story.sim->clockHz > 0 ? story.sim->clockHz : run.problem.clockHz;
+    const double clockHz = story.sim->clockHz > 0 ? story.sim->clockHz : story.problem->clockHz;
     story.cyclesPerMicrosecond = clockHz > 0 ? clockHz / 1e6 : 1000;
-    story.labels = stepLabels(run, *story.sim);
+    story.labels = stepLabels(run, *story.problem, *story.sim);
 
     std::vector<ClassroomEvent> events = mergedLanes(story);
     // Replay the events, keeping the state the simulator keeps (MetricsRecorder::sampleSram).

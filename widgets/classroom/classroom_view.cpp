@@ -282,7 +282,7 @@ void ClassroomView::rebuild()
     if (m_run.get() == m_builtRun && first == m_builtDesign && second == m_builtSecond) {
         if (m_selectedStep != m_builtSelected) { // only the selection changed: move the cursor there
             m_builtSelected = m_selectedStep;
-            jumpToStep(m_selectedStep);
+            jumpToStep(designStepOf(m_selectedStep));
         }
         return;
     }
@@ -683,10 +683,12 @@ void ClassroomView::onPlotReleased(QMouseEvent* event)
         if (step < 0)
             continue;
         pause();
-        m_selectedStep = step;
-        m_builtSelected = step;
-        jumpToStep(step);
-        emit stepSelected(step);
+        // Selections are steps of the run's reference list; the lane's design may number its own.
+        const run::DesignRun& design = m_run->designs[std::size_t(m_lanes[std::size_t(l)].design)];
+        m_selectedStep = run::correspondingStep(m_run->problemOf(design), step, m_run->problem);
+        m_builtSelected = m_selectedStep;
+        jumpToStep(designStepOf(m_selectedStep));
+        emit stepSelected(m_selectedStep);
         return;
     }
 }

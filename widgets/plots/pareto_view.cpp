@@ -109,8 +109,9 @@ int ParetoView::defaultStep() const
     double bestCycles = -1;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         double cycles = 0;
-        if (design && design->schedule && i < design->schedule->steps.size()) {
-            cycles = design->schedule->steps[i].execute.length();
+        const int own = design ? run::correspondingStep(m_run->problem, int(i), m_run->problemOf(*design)) : -1;
+        if (design && design->schedule && own >= 0 && std::size_t(own) < design->schedule->steps.size()) {
+            cycles = design->schedule->steps[std::size_t(own)].execute.length();
         } else {
             const partition::OpPlans* plans = m_run->problem.planSets[steps[i].planSet];
             for (std::uint32_t index : plans->pareto)
@@ -210,14 +211,25 @@ void ParetoView::rebuild()
 
     // Each design's choice; designs that chose the same plan share one marker and one label.
     std::map<std::uint32_t, QStringList> byPlan;
+    QStringList otherParts;
     for (const run::DesignRun& design : m_run->designs) {
-        if (!design.schedule || std::size_t(step) >= design.schedule->steps.size())
+        // A design with pipelined splits of its own may run this operator as other parts (other plans).
+        const schedule::ScheduleProblem& own = m_run->problemOf(design);
+        const int ownStep = run::correspondingStep(m_run->problem, step, own);
+        if (!design.schedule || ownStep < 0 || std::size_t(ownStep) >= design.schedule->steps.size())
             continue;
-        const std::uint32_t entry = design.schedule->steps[std::size_t(step)].tableEntry;
+        if (own.steps[std::size_t(ownStep)].planSet != opStep.planSet) {
+            otherParts << QString::fromLatin1(schedule::toString(design.design));
+            continue;
+        }
+        const std::uint32_t entry = design.schedule->steps[std::size_t(ownStep)].tableEntry;
         if (entry >= plans.table.size())
             continue;
         byPlan[plans.table[entry].executePlan].append(QString::fromLatin1(schedule::toString(design.design)));
     }
+    if (!otherParts.isEmpty())
+        m_title->setText(tr("%1 (%2: other parts, their own pipelined splits)")
+                             .arg(m_title->text(), otherParts.join(QStringLiteral(", "))));
     fitAxis(p->xAxis, xLow, std::max(xHigh, 0.0));
     fitAxis(p->yAxis, yLow, yHigh);
 

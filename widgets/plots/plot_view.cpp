@@ -315,6 +315,22 @@ void PlotView::setSelectedStep(int step)
     rebuild();
 }
 
+int PlotView::designStepOf(int referenceStep) const
+{
+    if (!m_run || m_run->designs.empty() || referenceStep < 0)
+        return -1;
+    const auto& design = m_run->designs[std::size_t(std::min<int>(m_designIndex, int(m_run->designs.size()) - 1))];
+    return run::correspondingStep(m_run->problem, referenceStep, m_run->problemOf(design));
+}
+
+int PlotView::referenceStepOf(int designStep) const
+{
+    if (!m_run || m_run->designs.empty() || designStep < 0)
+        return -1;
+    const auto& design = m_run->designs[std::size_t(std::min<int>(m_designIndex, int(m_run->designs.size()) - 1))];
+    return run::correspondingStep(m_run->problemOf(design), designStep, m_run->problem);
+}
+
 QString PlotView::exportFigure(const QString& path, const FigureStyle& style)
 {
     if (!m_plot)

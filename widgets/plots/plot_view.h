@@ -42,6 +42,11 @@ public:
     /// Execution step selected everywhere (-1: none). Does not emit stepSelected.
     virtual void setSelectedStep(int step);
     int selectedStep() const { return m_selectedStep; }
+    /// Selected steps are steps of the run's reference step list (RunResult::problem); a design with
+    /// pipelined splits of its own numbers its steps differently. These map a step between the two for
+    /// the shown design (-1: none, or not run by it).
+    int designStepOf(int referenceStep) const;
+    int referenceStepOf(int designStep) const;
 
     /// Renders the plot at style's size and fonts to `path`; the format follows the suffix
     /// (.pdf, .svg, .png). Returns an error message, or empty on success. Does not change what the

@@ -205,9 +205,10 @@ void BandwidthView::showSelection()
     if (!hasData() || m_selectedStep < 0)
         return;
     const auto& design = m_run->designs[std::size_t(std::clamp(m_designIndex, 0, int(m_run->designs.size()) - 1))];
-    if (!design.simulated || std::size_t(m_selectedStep) >= design.simulated->steps.size())
+    const int designStep = designStepOf(m_selectedStep);
+    if (!design.simulated || designStep < 0 || std::size_t(designStep) >= design.simulated->steps.size())
         return;
-    const schedule::Interval execute = design.simulated->steps[std::size_t(m_selectedStep)].execute;
+    const schedule::Interval execute = design.simulated->steps[std::size_t(designStep)].execute;
     for (QCPAxisRect* rect : m_rects) {
         auto* band = new QCPItemRect(plot());
         band->setClipAxisRect(rect);

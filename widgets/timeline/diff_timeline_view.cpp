@@ -251,7 +251,7 @@ DiffTimelineView::DiffTimelineView(QWidget* parent)
             return;
         const int op = opAt(event->pos());
         if (op >= 0 && m_ops[std::size_t(op)].inA())
-            emit stepSelected(m_ops[std::size_t(op)].stepA);
+            emit stepSelected(referenceStepOf(m_ops[std::size_t(op)].stepA)); // the views select reference steps
     });
     rebuild();
 }

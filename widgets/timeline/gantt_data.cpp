@@ -29,14 +29,15 @@ namespace {
         return parts.join(QStringLiteral(" × ")) + QStringLiteral(" (%1 cores)").arg(cores);
     }
 
-    void fillFromCompiler(const run::RunResult& run, const schedule::Schedule* schedule, std::vector<GanttOp>& ops)
+    void fillFromCompiler(const run::RunResult& run, const schedule::ScheduleProblem& problem,
+        const schedule::Schedule* schedule, std::vector<GanttOp>& ops)
     {
         const run::CompiledModel* compiled = run.compiled.get();
         for (GanttOp& op : ops) {
             const auto step = static_cast<std::size_t>(op.step);
             std::vector<std::string> dimNames;
             if (compiled) {
-                const auto& steps = run.problem.steps;
+                const auto& steps = problem.steps;
                 const int graphStep = step < steps.size() ? steps[step].graphStep : op.step;
                 if (step < steps.size())
                     op.partCount = steps[step].parts;
@@ -48,11 +49,10 @@ namespace {
                     dimNames = graph.op(id).dimNames;
                 }
             }
-            if (step >= run.problem.steps.size())
+            if (step >= problem.steps.size())
                 continue;
-            const std::uint32_t planSet = run.problem.steps[step].planSet;
-            const partition::OpPlans* plans
-                = planSet < run.problem.planSets.size() ? run.problem.planSets[planSet] : nullptr;
+            const std::uint32_t planSet = problem.steps[step].planSet;
+            const partition::OpPlans* plans = planSet < problem.planSets.size() ? problem.planSets[planSet] : nullptr;
             if (!plans)
                 continue;
             op.hbmBytes = plans->hbmBytes;
@@ -119,7 +119,7 @@ GanttData buildGanttData(const run::RunResult& run, int designIndex)
         op.executeStallCycles = trace.executeStallCycles;
         op.waitedFor = QString::fromStdString(trace.waitedFor);
     }
-    fillFromCompiler(run, design.schedule ? &*design.schedule : nullptr, data.ops);
+    fillFromCompiler(run, run.problemOf(design), design.schedule ? &*design.schedule : nullptr, data.ops);
 
     double previousExecuteEnd = 0;
     for (const GanttOp& op : data.ops) {

@@ -103,12 +103,13 @@ void GanttView::rebuild()
         rebuildLegend();
         resetTimeRange();
     }
-    m_gantt->setSelectedStep(m_selectedStep);
+    const int designStep = designStepOf(m_selectedStep);
+    m_gantt->setSelectedStep(designStep);
     if (m_selectedStep != m_shownStep) {
         m_shownStep = m_selectedStep;
         // An op selected in another view: bring its execution into view, keeping the zoom.
-        if (hasData() && m_selectedStep >= 0 && std::size_t(m_selectedStep) < m_data->ops.size()) {
-            const GanttOp& op = m_data->ops[std::size_t(m_selectedStep)];
+        if (hasData() && designStep >= 0 && std::size_t(designStep) < m_data->ops.size()) {
+            const GanttOp& op = m_data->ops[std::size_t(designStep)];
             const QCPRange range = plot()->xAxis->range();
             if (op.executeEnd < range.lower || op.executeStart > range.upper) {
                 const double centre = (op.executeStart + op.executeEnd) / 2;
@@ -280,10 +281,11 @@ void GanttView::onMouseRelease(QMouseEvent* event)
     const int step = stepAt(event->pos());
     if (step < 0)
         return;
-    m_selectedStep = step;
+    m_selectedStep = referenceStepOf(step); // what every view selects in
+    m_shownStep = m_selectedStep;
     m_gantt->setSelectedStep(step);
     plot()->replot(QCustomPlot::rpQueuedReplot);
-    emit stepSelected(step);
+    emit stepSelected(m_selectedStep);
 }
 
 void GanttView::keyPressEvent(QKeyEvent* event)

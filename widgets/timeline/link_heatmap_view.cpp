@@ -212,9 +212,10 @@ void LinkHeatmapView::rebuild()
     const sim::SimResult* sim = simulation();
     if (m_selectedStep != m_shownStep) {
         m_shownStep = m_selectedStep;
-        if (sim && m_selectedStep >= 0 && std::size_t(m_selectedStep) < sim->steps.size() && sim->binCycles > 0
+        const int designStep = designStepOf(m_selectedStep);
+        if (sim && designStep >= 0 && std::size_t(designStep) < sim->steps.size() && sim->binCycles > 0
             && !isPlaying()) {
-            const auto& execute = sim->steps[std::size_t(m_selectedStep)].execute;
+            const auto& execute = sim->steps[std::size_t(designStep)].execute;
             const int bin = int((execute.startCycles + execute.endCycles) / 2 / sim->binCycles);
             m_slider->setValue(std::clamp(bin + 1, 1, binCount()));
         }
