@@ -127,7 +127,7 @@ private slots:
             QVERIFY(own >= 0);
             if (run->problemOf(design).steps[std::size_t(own)].planSet
                 != run->problem.steps[std::size_t(step)].planSet) {
-                QVERIFY2(title.contains(name + QStringLiteral(": other parts"))
+                QVERIFY2(title.contains(name + QStringLiteral(": own splits"))
                         || title.contains(name + QStringLiteral(", ")),
                     qPrintable(title));
                 continue;

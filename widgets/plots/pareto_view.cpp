@@ -228,7 +228,7 @@ void ParetoView::rebuild()
         byPlan[plans.table[entry].executePlan].append(QString::fromLatin1(schedule::toString(design.design)));
     }
     if (!otherParts.isEmpty())
-        m_title->setText(tr("%1 (%2: other parts, their own pipelined splits)")
+        m_title->setText(tr("%1\n(%2: own splits)") // they run it as other parts
                              .arg(m_title->text(), otherParts.join(QStringLiteral(", "))));
     fitAxis(p->xAxis, xLow, std::max(xHigh, 0.0));
     fitAxis(p->yAxis, yLow, yHigh);
