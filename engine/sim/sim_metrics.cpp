@@ -3,7 +3,9 @@
 #include "engine/sim/sim_metrics.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <map>
 
 namespace elk::sim::detail {
 
@@ -153,8 +155,47 @@ void MetricsRecorder::linkBins(const SimOptions& options)
                 break;
         }
     }
-    r.linkUtilizationBins.assign(bins, std::vector<float>(r.binLinks.size(), 0.0f));
-    std::vector<double> row(r.binLinks.size());
+    // Links whose contributions are the same (vector, bytes) sequence and whose capacity is the same get
+    // bit-identical rows in every bin (the same products summed in the same order), so each such class is
+    // summed once through its first link and copied to the others: thousands of core ports share a few
+    // classes.
+    std::vector<std::uint32_t> classOfColumn(r.binLinks.size());
+    std::vector<std::size_t> firstColumnOfClass;
+    {
+        using Contribution = std::pair<int, std::uint64_t>; // vector, bit pattern of its bytes on the link
+        std::vector<std::vector<Contribution>> signature(r.binLinks.size());
+        for (int vector = 0; vector < m_traffic.count(); ++vector) {
+            const PhaseVector& v = m_traffic.vector(vector);
+            for (std::size_t j = 0; j < v.links.size(); ++j)
+                if (column[v.links[j]] >= 0)
+                    signature[static_cast<std::size_t>(column[v.links[j]])].emplace_back(
+                        vector, std::bit_cast<std::uint64_t>(v.bytes[j]));
+        }
+        std::map<std::pair<std::uint64_t, std::vector<Contribution>>, std::uint32_t> classOf;
+        for (std::size_t c = 0; c < signature.size(); ++c) {
+            const double capacity = r.links[r.binLinks[c]].bytesPerCycle;
+            const auto [it, added] = classOf.try_emplace(
+                { std::bit_cast<std::uint64_t>(capacity), std::move(signature[c]) }, std::uint32_t(classOf.size()));
+            if (added)
+                firstColumnOfClass.push_back(c);
+            classOfColumn[c] = it->second;
+        }
+    }
+    // By vector: the (class, bytes) terms of each class's first link, in the vector's link order.
+    std::vector<std::vector<std::pair<std::uint32_t, double>>> classTerms(std::size_t(m_traffic.count()));
+    for (int vector = 0; vector < m_traffic.count(); ++vector) {
+        const PhaseVector& v = m_traffic.vector(vector);
+        for (std::size_t j = 0; j < v.links.size(); ++j) {
+            if (column[v.links[j]] < 0)
+                continue;
+            const auto c = static_cast<std::size_t>(column[v.links[j]]);
+            if (firstColumnOfClass[classOfColumn[c]] == c)
+                classTerms[std::size_t(vector)].emplace_back(classOfColumn[c], v.bytes[j]);
+        }
+    }
+    r.linkUtilizationBins.assign(bins, std::vector<float> {});
+    std::vector<double> row(firstColumnOfClass.size());
+    std::vector<float> classUtilization(firstColumnOfClass.size());
     for (std::size_t b = 0; b < bins; ++b) {
         auto& entries = perBin[b];
         std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
@@ -164,14 +205,17 @@ void MetricsRecorder::linkBins(const SimOptions& options)
             const int vector = entries[k].first;
             for (; k < entries.size() && entries[k].first == vector; ++k)
                 fraction += entries[k].second;
-            const PhaseVector& v = m_traffic.vector(vector);
-            for (std::size_t j = 0; j < v.links.size(); ++j)
-                if (column[v.links[j]] >= 0)
-                    row[static_cast<std::size_t>(column[v.links[j]])] += fraction * v.bytes[j];
+            for (const auto& [linkClass, bytes] : classTerms[std::size_t(vector)])
+                row[linkClass] += fraction * bytes;
         }
-        for (std::size_t c = 0; c < row.size(); ++c)
-            r.linkUtilizationBins[b][c]
-                = static_cast<float>(row[c] / (r.links[r.binLinks[c]].bytesPerCycle * r.binCycles));
+        for (std::size_t k = 0; k < row.size(); ++k) {
+            const double capacity = r.links[r.binLinks[firstColumnOfClass[k]]].bytesPerCycle;
+            classUtilization[k] = static_cast<float>(row[k] / (capacity * r.binCycles));
+        }
+        std::vector<float>& out = r.linkUtilizationBins[b];
+        out.resize(r.binLinks.size());
+        for (std::size_t c = 0; c < out.size(); ++c)
+            out[c] = classUtilization[classOfColumn[c]];
     }
 }
 
