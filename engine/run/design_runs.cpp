@@ -303,7 +303,7 @@ RunResult executeRun(const RunSpec& spec, RunControl& control, int threads)
         failed.timings = compiled.timings;
         return failed;
     }
-    RunResult result = scheduleRun(compiled.compiled, spec, control);
+    RunResult result = scheduleRun(compiled.compiled, spec, control, threads);
     result.timings.importSeconds = compiled.timings.importSeconds;
     result.timings.partitionSeconds = compiled.timings.partitionSeconds;
     return result;
