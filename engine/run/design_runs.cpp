@@ -127,16 +127,11 @@ namespace {
         std::int64_t m_simulated = 0;
     };
 
-    /// The run's reference step list (RunResult::problem): Elk-Dyn's splits when Elk-Dyn or Elk-Full ran,
-    /// else the first design's; null when no design has a problem.
+    /// The run's reference step list (RunResult::problem); null when no design has one.
     std::shared_ptr<const schedule::ScheduleProblem> referenceProblem(const std::vector<DesignRun>& designs)
     {
-        for (const DesignRun& run : designs) {
-            const bool elk = run.design == schedule::Design::ElkDyn || run.design == schedule::Design::ElkFull;
-            if (run.problem && elk)
-                return run.problem;
-        }
-        return designs.empty() ? nullptr : designs.front().problem;
+        const DesignRun* reference = referenceDesign(designs);
+        return reference ? reference->problem : nullptr;
     }
 
     /// Ideal's run: the fastest simulated of its runs with every candidate (the first on a tie), with
@@ -292,17 +287,30 @@ bool attachProblems(RunResult& result)
     return true;
 }
 
+const DesignRun* referenceDesign(const std::vector<DesignRun>& designs)
+{
+    for (const DesignRun& run : designs) {
+        if (run.design == schedule::Design::ElkDyn || run.design == schedule::Design::ElkFull)
+            return &run;
+    }
+    return designs.empty() ? nullptr : &designs.front();
+}
+
+RunResult failedRun(const RunSpec& spec, CompileResult compiled)
+{
+    RunResult failed;
+    failed.spec = spec;
+    failed.errors = std::move(compiled.errors);
+    failed.status = compiled.status;
+    failed.timings = compiled.timings;
+    return failed;
+}
+
 RunResult executeRun(const RunSpec& spec, RunControl& control, int threads)
 {
     CompileResult compiled = compileModel(spec, control, threads);
-    if (!compiled.ok()) {
-        RunResult failed;
-        failed.spec = spec;
-        failed.errors = std::move(compiled.errors);
-        failed.status = compiled.status;
-        failed.timings = compiled.timings;
-        return failed;
-    }
+    if (!compiled.ok())
+        return failedRun(spec, std::move(compiled));
     RunResult result = scheduleRun(compiled.compiled, spec, control, threads);
     result.timings.importSeconds = compiled.timings.importSeconds;
     result.timings.partitionSeconds = compiled.timings.partitionSeconds;

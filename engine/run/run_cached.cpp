@@ -42,14 +42,8 @@ RunResult runCached(const RunSpec& spec, RunCache* resultCache, RunControl& cont
         cache.partitionHit = true;
     } else {
         CompileResult result = compileCached(spec, resultCache, control, threads, &cache.partitionHit);
-        if (!result.ok()) {
-            RunResult failed;
-            failed.spec = spec;
-            failed.errors = std::move(result.errors);
-            failed.status = result.status;
-            failed.timings = result.timings;
-            return failed;
-        }
+        if (!result.ok())
+            return failedRun(spec, std::move(result));
         compiled = std::move(result.compiled);
         compileTimings = result.timings;
     }

@@ -159,6 +159,13 @@ struct RunResult {
 /// run that graph step (or `step` is out of range). Identity when both have the same splits.
 int correspondingStep(const schedule::ScheduleProblem& from, int step, const schedule::ScheduleProblem& to);
 
+/// The design whose problem is the run's reference step list (RunResult::problem): the first Elk-Dyn or
+/// Elk-Full (both run Elk-Dyn's splits), else the first design; null without designs.
+const DesignRun* referenceDesign(const std::vector<DesignRun>& designs);
+
+/// The failed run of a compile that did not succeed: its spec, errors, status and timings.
+RunResult failedRun(const RunSpec& spec, CompileResult compiled);
+
 /// Rebuilds each design's problem from its stored `splits` (designs with the same splits share one) and
 /// the run's reference problem; false when a stored choice does not fit the compiled model (then the
 /// designs are not usable with it).

@@ -68,11 +68,8 @@ namespace {
     /// Whose splits the reference step list has (RunResult::problem).
     schedule::Design referenceJudge(const RunResult& result)
     {
-        for (const DesignRun& run : result.designs) {
-            if (run.design == schedule::Design::ElkDyn || run.design == schedule::Design::ElkFull)
-                return schedule::Design::ElkDyn;
-        }
-        return result.designs.empty() ? schedule::Design::ElkDyn : result.designs.front().splits.judge;
+        const DesignRun* reference = referenceDesign(result.designs);
+        return reference ? reference->splits.judge : schedule::Design::ElkDyn;
     }
 
     ordered_json breakdownJson(double overlap, double preloadOnly, double executeOnly, double stall, double clock)
