@@ -167,6 +167,7 @@ namespace {
                 Schedule candidate = scheduler.toSchedule(Design::Static);
                 candidate.note = "execute space " + std::to_string(x) + " bytes/core ("
                     + (largest ? "largest" : "smallest") + "-preload variant)";
+                candidate.earlyPreloadRoomBytesPerCore = problem.sramBytesPerCore - x;
                 kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(at), std::move(candidate));
                 if (kept.size() > kFinalists)
                     kept.pop_back();
@@ -551,24 +552,9 @@ namespace {
         return result;
     }
 
-} // namespace
-
-ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, RunControl& control)
-{
-    if (const std::string error = problemError(problem); !error.empty())
-        return failure(error);
-    if (control.stopRequested())
-        return failure("stopped");
-    if (design == Design::Ideal)
-        return scheduleIdeal(problem, control);
-    const Allocator allocator(problem);
-    detail::BackwardScheduler scheduler(problem, allocator);
-    switch (design) {
-    case Design::Basic:
-        return scheduleBasic(problem, allocator, scheduler);
-    case Design::Static:
-        return scheduleStatic(problem, allocator, scheduler, control);
-    case Design::ElkDyn: {
+    ScheduleResult scheduleDyn(const ScheduleProblem& problem, const Allocator& allocator,
+        detail::BackwardScheduler& scheduler, RunControl& control)
+    {
         detail::BackwardOptions options;
         options.maxOverlap = overlapBound(problem);
         const JointAllocation joint = jointAllocation(problem, allocator, scheduler, options, control);
@@ -589,8 +575,35 @@ ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, Run
         }
         return result;
     }
-    case Design::ElkFull:
-        return scheduleFull(problem, allocator, scheduler, control);
+
+} // namespace
+
+ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, RunControl& control)
+{
+    if (const std::string error = problemError(problem); !error.empty())
+        return failure(error);
+    if (control.stopRequested())
+        return failure("stopped");
+    if (design == Design::Ideal)
+        return scheduleIdeal(problem, control);
+    const Allocator allocator(problem);
+    detail::BackwardScheduler scheduler(problem, allocator);
+    switch (design) {
+    case Design::Basic:
+        return scheduleBasic(problem, allocator, scheduler);
+    case Design::Static:
+        return scheduleStatic(problem, allocator, scheduler, control);
+    case Design::ElkDyn:
+    case Design::ElkFull: {
+        ScheduleResult result = design == Design::ElkDyn ? scheduleDyn(problem, allocator, scheduler, control)
+                                                         : scheduleFull(problem, allocator, scheduler, control);
+        // Their preload space is whatever the executing op leaves (elk-design.md §4).
+        if (result.schedule)
+            result.schedule->earlyPreloadRoomBytesPerCore = problem.sramBytesPerCore;
+        for (Schedule& finalist : result.finalists)
+            finalist.earlyPreloadRoomBytesPerCore = problem.sramBytesPerCore;
+        return result;
+    }
     case Design::Ideal:
         break;
     }

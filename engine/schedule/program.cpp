@@ -90,6 +90,61 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    /// Per preload-order position, the execute it is issued before: the first execution j that is its
+    /// own or during which the timeline starts it (execute(j) would otherwise block it until j ends).
+    std::vector<std::size_t> timelineIssues(const Schedule& schedule)
+    {
+        const std::size_t n = schedule.steps.size();
+        const double eps = 1e-9 * std::max(1.0, std::abs(schedule.latencyCycles));
+        std::vector<std::size_t> issueBefore(n);
+        std::size_t q = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const StepSchedule& s = schedule.steps[j];
+            const auto position = static_cast<std::size_t>(s.preloadPosition);
+            while (q < n
+                && (q <= position
+                    || schedule.steps[static_cast<std::size_t>(schedule.preloadOrder[q])].preload.startCycles
+                        < s.execute.endCycles - eps))
+                issueBefore[q++] = j;
+        }
+        return issueBefore;
+    }
+
+    /// Moves issue points earlier where the design's preload space allows it whatever the timing: a
+    /// preload issued before execute(j) may be resident from the end of execution j − 1, so for every
+    /// execution m it newly overlaps, m's execute and reserved bytes plus every preload of a later step
+    /// issued by then must fit the SRAM, and those preloads the room. In preload order (preloads run in
+    /// that order, so an earlier one gains first) and never before the previous one's issue point.
+    void hoistIssues(const ScheduleProblem& problem, const Schedule& schedule, std::vector<std::size_t>& issueBefore)
+    {
+        const std::size_t n = schedule.steps.size();
+        const std::int64_t room = std::min(schedule.earlyPreloadRoomBytesPerCore, problem.sramBytesPerCore);
+        std::vector<std::int64_t> preloads(n, 0); // resident preload bytes during execution m
+        for (std::size_t q = 0; q < n; ++q) {
+            const auto step = static_cast<std::size_t>(schedule.preloadOrder[q]);
+            for (std::size_t m = issueBefore[q]; m < step; ++m)
+                preloads[m] += schedule.steps[step].preloadBytes;
+        }
+        const auto fits = [&](std::size_t m, std::int64_t bytes) {
+            const std::int64_t resident = preloads[m] + bytes;
+            return resident <= room
+                && schedule.steps[m].executeBytes + problem.steps[m].reservedBytesPerCore + resident
+                <= problem.sramBytesPerCore;
+        };
+        for (std::size_t q = 0; q < n; ++q) {
+            const std::int64_t bytes = schedule.steps[static_cast<std::size_t>(schedule.preloadOrder[q])].preloadBytes;
+            const std::size_t floor = q > 0 ? issueBefore[q - 1] : 0;
+            std::size_t j = issueBefore[q];
+            while (j > floor && fits(j - 1, bytes))
+                preloads[--j] += bytes;
+            issueBefore[q] = j;
+        }
+    }
+
+} // namespace
+
 Program lowerProgram(const ScheduleProblem& problem, const Schedule& schedule)
 {
     Program program;
@@ -99,17 +154,12 @@ Program lowerProgram(const ScheduleProblem& problem, const Schedule& schedule)
     program.latencyCycles = schedule.latencyCycles;
     const std::size_t n = schedule.steps.size();
     program.calls.reserve(2 * n);
-    const double eps = 1e-9 * std::max(1.0, std::abs(schedule.latencyCycles));
+    std::vector<std::size_t> issueBefore = timelineIssues(schedule);
+    if (schedule.earlyPreloadRoomBytesPerCore >= 0)
+        hoistIssues(problem, schedule, issueBefore);
     std::size_t q = 0; // next preload in preload order
     for (std::size_t j = 0; j < n; ++j) {
-        const StepSchedule& s = schedule.steps[j];
-        const auto position = static_cast<std::size_t>(s.preloadPosition);
-        // Issue before execute(j) every preload up to j's own and every one that starts while j runs
-        // (execute(j) would otherwise block it until j completes).
-        while (q < n
-            && (q <= position
-                || schedule.steps[static_cast<std::size_t>(schedule.preloadOrder[q])].preload.startCycles
-                    < s.execute.endCycles - eps))
+        while (q < n && issueBefore[q] <= j)
             program.calls.push_back(preloadCall(problem, schedule, schedule.preloadOrder[q++]));
         program.calls.push_back(executeCall(problem, schedule, static_cast<int>(j)));
     }

@@ -47,7 +47,8 @@ struct ProgramCall {
 /// Calls in program order. Blocking rules: an execute blocks every later call until it completes;
 /// preload_async calls run in program order; preload_async(i) blocks only execute(i). So every
 /// preload_async(i) comes before execute(i), preloads appear in preload order, and a preload comes
-/// before execute(j) exactly when the schedule starts it before execution j ends.
+/// before execute(j) when the schedule starts it before execution j ends, or earlier where the
+/// schedule's earlyPreloadRoomBytesPerCore holds it at every execution it then overlaps.
 struct Program {
     Design design = Design::ElkDyn;
     std::int64_t cores = 0;

@@ -118,6 +118,12 @@ struct Schedule {
     std::int64_t ordersTried = 1; ///< elk-full: preload orders scheduled; static: execute-space sizes swept
     std::string note; ///< e.g. static's chosen execute space; empty when nothing to say
     OrderSearch orders; ///< elk-full only
+    /// The design's preload space, for lowering: a preload may be issued before an earlier execute
+    /// than its analytic start says while every preload it would then be resident with fits this room
+    /// and the SRAM (so a preload that the simulator finds ahead of the timeline is not held back).
+    /// Elk-Dyn and Elk-Full: the SRAM; Static: the SRAM less its execute space; −1 (Basic, whose design
+    /// preloads only the next op, and Ideal, already as early as possible): issue as the timeline says.
+    std::int64_t earlyPreloadRoomBytesPerCore = -1;
 };
 
 struct ScheduleResult {

@@ -12,9 +12,9 @@ namespace {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
     static_assert(sizeof(partition::Plan) == 48 && sizeof(partition::PlanCost) == 56);
     static_assert(sizeof(partition::PreloadEntry) == 40 && sizeof(partition::OpPlans) == 112);
-    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 1272);
+    static_assert(sizeof(run::InputSplit) == 8 && sizeof(run::DesignRun) == 1280);
     static_assert(sizeof(run::SplitChoice) == 48);
-    static_assert(sizeof(schedule::StepSchedule) == 104 && sizeof(schedule::Schedule) == 200);
+    static_assert(sizeof(schedule::StepSchedule) == 104 && sizeof(schedule::Schedule) == 208);
     static_assert(sizeof(schedule::ScheduleMetrics) == 96 && sizeof(schedule::Interval) == 16);
     static_assert(sizeof(sim::StepTrace) == 144 && sizeof(sim::LinkInfo) == 72);
     static_assert(sizeof(sim::CounterSample) == 16 && sizeof(sim::SimResult) == 840);
@@ -130,6 +130,7 @@ namespace cbor {
         io("ordersTried", s.ordersTried);
         io("note", s.note);
         io("orders", s.orders);
+        io("earlyPreloadRoomBytesPerCore", s.earlyPreloadRoomBytesPerCore);
     }
 
     template <typename Io> void mapScheduleMetrics(Io& io, schedule::ScheduleMetrics& m)

@@ -81,7 +81,8 @@ void TestFidelity::artifactPointNearTheHbmBound()
     for (schedule::Design d : schedule::kAllDesigns)
         QVERIFY2(of(l, d) >= bound * (1 - 1e-9), schedule::toString(d)); // nothing beats the HBM
     // Elk-Dyn and Elk-Full within 5 % of the HBM bound: the project's stated standing on the artifact's
-    // configuration (measured 2026-12-07: +4.50 % and +4.49 %).
+    // configuration (measured 2026-12-08, with preloads issued as early as the SRAM allows: +3.97 % and
+    // +3.97 %; before that +4.50 % and +4.49 %).
     QVERIFY2(
         of(l, schedule::Design::ElkDyn) <= 1.05 * bound, QByteArray::number(of(l, schedule::Design::ElkDyn) / bound));
     QVERIFY2(
@@ -126,9 +127,9 @@ void TestFidelity::pod4Ordering()
     QVERIFY2(full <= dyn * (1 + 1e-9), "elk-full above elk-dyn");
     // What can fail: Static is not among Elk-Full's candidates, yet a design that also chooses each
     // op's execute space and preload order should not lose to one execute space for the whole model.
-    // It does on one opt-30b point (elk-full vs static, measured 2026-12-07 with each design's own
-    // pipelined splits: b32 KV 2048 9.958 vs 9.932 ms; b32 KV 4096 and b64 KV 2048, which lost with the
-    // splits Elk-Dyn chose for every design, now pass): a known defect, open in issue 42.
+    // It does on one opt-30b point (elk-full vs static, measured 2026-12-08: b32 KV 2048 9.946 vs
+    // 9.920 ms; b32 KV 4096 and b64 KV 2048, which lost with the splits Elk-Dyn chose for every design,
+    // pass): a known defect, open in issue 42.
     const double staticLatency = of(l, schedule::Design::Static);
     m_fullOverIdeal.push_back(ideal / full);
     const QString row = QString::fromLatin1(QTest::currentDataTag());
@@ -136,6 +137,15 @@ void TestFidelity::pod4Ordering()
         QEXPECT_FAIL("", "elk-full loses to static on this opt-30b point (issue 42)", Continue);
     QVERIFY2(full <= staticLatency * (1 + 1e-9),
         qPrintable(u"elk-full %1 ms above static %2 ms"_qs.arg(full / 1.325e6).arg(staticLatency / 1.325e6)));
+    // Issue 42's target at b32 KV 2048: Elk-Full at 90 % of Ideal's speed or more on each model. Measured
+    // 2026-12-08: llama2-13b 95.4 %, opt-30b 94.7 %; llama2-70b 82.7 % and gemma2-27b 86.1 % miss it,
+    // where Elk's executions run 10-30 % slower than Ideal's (a shared interconnect with the preloads,
+    // and smaller execute spaces beside the preloaded weights): open in issue 42.
+    if (batch == 32 && kvLen == 2048) {
+        if (row == u"llama2-70b b32 kv2048"_qs || row == u"gemma2-27b b32 kv2048"_qs)
+            QEXPECT_FAIL("", "elk-full below 90 % of ideal on this point (issue 42)", Continue);
+        QVERIFY2(ideal / full >= 0.90, QByteArray::number(ideal / full));
+    }
 }
 
 void TestFidelity::pod4ElkFullNearIdeal()
@@ -150,9 +160,9 @@ void TestFidelity::pod4ElkFullNearIdeal()
         sum += r;
     const double mean = sum / double(m_fullOverIdeal.size());
     qInfo("elk-full reaches %.1f %% of ideal's speed on average", 100 * mean);
-    // 90 %: the target of the issue that added the 4-IPU matrix (measured 90.6 % on 2026-12-07); issue
-    // 42 asks for 92 %, not reached yet.
-    QVERIFY2(mean >= 0.90, QByteArray::number(mean));
+    // 92 %: issue 42's target (measured 92.5 % on 2026-12-08 with preloads issued as early as the SRAM
+    // allows; 90.7 % before).
+    QVERIFY2(mean >= 0.92, QByteArray::number(mean));
 }
 
 QTEST_GUILESS_MAIN(TestFidelity)

@@ -56,19 +56,88 @@ class TestProgram : public QObject {
 private slots:
     void callOrder_data()
     {
+        QTest::addColumn<Design>("design");
         QTest::addColumn<qint64>("sram");
         QTest::addColumn<QString>("calls");
         // Op 1 runs while op 2 loads: preload_async(2) must be issued before execute(1) blocks.
-        QTest::addRow("overlapped") << qint64(1000) << QStringLiteral("P0 P1 E0 P2 E1 E2");
-        QTest::addRow("serial (no room to overlap)") << qint64(25) << QStringLiteral("P0 E0 P1 E1 P2 E2");
+        QTest::addRow("basic, overlapped") << Design::Basic << qint64(1000) << QStringLiteral("P0 P1 E0 P2 E1 E2");
+        // Elk-Dyn's preload space is what the executing op leaves: with room for both preloads while op 0
+        // runs, preload 2 is issued before execute(0) although the timeline starts it during op 1.
+        QTest::addRow("elk-dyn, room for two ahead")
+            << Design::ElkDyn << qint64(1000) << QStringLiteral("P0 P1 P2 E0 E1 E2");
+        // 35 bytes: op 0 (20) with preload 1 (10) fits, with preload 2 as well (40) does not.
+        QTest::addRow("elk-dyn, room for one ahead")
+            << Design::ElkDyn << qint64(35) << QStringLiteral("P0 P1 E0 P2 E1 E2");
+        QTest::addRow("elk-dyn, serial (no room to overlap)")
+            << Design::ElkDyn << qint64(25) << QStringLiteral("P0 E0 P1 E1 P2 E2");
     }
     void callOrder()
     {
+        QFETCH(Design, design);
         QFETCH(qint64, sram);
         QFETCH(QString, calls);
         TestProblem t;
         buildThreeOps(t, sram);
-        QCOMPARE(sequence(lower(t.problem, Design::ElkDyn)), calls);
+        QCOMPARE(sequence(lower(t.problem, design)), calls);
+    }
+
+    /// Whatever the timing, the SRAM holds: a preload issued before execute(j) may be resident from the
+    /// end of execution j − 1 until its own execution starts, so during every execution m the execute
+    /// and reserved bytes of m plus every preload of a later step issued before execute(m + 1) must
+    /// fit. Ideal has unlimited preload space. Static's preloads stay within its preload space.
+    void earlyIssuesFitTheSram_data()
+    {
+        QTest::addColumn<Design>("design");
+        QTest::addColumn<qint64>("sram");
+        for (Design d : kAllDesigns) {
+            if (d == Design::Ideal)
+                continue;
+            for (qint64 sram : { qint64(40 * 1024), qint64(64 * 1024), qint64(160 * 1024) })
+                QTest::addRow("%s %lld KiB", toString(d), static_cast<long long>(sram / 1024)) << d << sram;
+        }
+    }
+    void earlyIssuesFitTheSram()
+    {
+        QFETCH(Design, design);
+        QFETCH(qint64, sram);
+        TestProblem t;
+        test::buildRepeatedLayers(t, 4, sram, true, 0.9);
+        NullRunControl control;
+        const ScheduleResult r = scheduleDesign(t.problem, design, control);
+        if (!r.ok())
+            QSKIP(qPrintable(QStringLiteral("does not fit: %1").arg(QString::fromStdString(r.error))));
+        const Schedule& s = *r.schedule;
+        const Program program = lowerProgram(t.problem, s);
+        const std::size_t n = t.problem.steps.size();
+        std::vector<std::int64_t> issuedLater(n, 0); // preloads of steps > m issued before execute(m + 1)
+        std::int64_t issued = 0;
+        std::vector<char> executed(n, 0);
+        std::size_t executes = 0;
+        int hoisted = 0;
+        for (const ProgramCall& c : program.calls) {
+            if (c.kind == CallKind::PreloadAsync) {
+                issued += s.steps[static_cast<std::size_t>(c.step)].preloadBytes;
+                // Issued before execute(executes) although the timeline starts it after that execution ends.
+                if (executes < n && c.startCycles >= s.steps[executes].execute.endCycles - 1e-6
+                    && static_cast<std::size_t>(c.step) > executes)
+                    ++hoisted;
+                continue;
+            }
+            const auto m = static_cast<std::size_t>(c.step);
+            issued -= s.steps[m].preloadBytes; // now part of its execute state
+            const std::int64_t room = s.earlyPreloadRoomBytesPerCore >= 0 ? s.earlyPreloadRoomBytesPerCore : sram;
+            const std::int64_t total = s.steps[m].executeBytes + t.problem.steps[m].reservedBytesPerCore + issued;
+            QVERIFY2(total <= sram,
+                qPrintable(QStringLiteral("execution %1: %2 bytes resident, SRAM %3").arg(m).arg(total).arg(sram)));
+            QVERIFY2(issued <= room,
+                qPrintable(QStringLiteral("execution %1: %2 preload bytes, room %3").arg(m).arg(issued).arg(room)));
+            ++executes;
+        }
+        if (design == Design::Basic)
+            QCOMPARE(hoisted, 0); // Basic preloads only the next op: issued as its timeline says
+        if (design == Design::ElkDyn)
+            QVERIFY(hoisted > 0); // the rule is exercised: every row has room to issue early
+        qDebug("%d preloads issued before their timeline's execute", hoisted);
     }
 
     void text()
