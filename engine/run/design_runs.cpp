@@ -45,12 +45,12 @@ namespace {
     /// Schedules and simulates one design. Reads only `problem` and `spec`, so designs may run on
     /// several threads at once.
     DesignRun runDesign(const schedule::ScheduleProblem& problem, const RunSpec& spec, const std::string& name,
-        double linkBytesPerCycle, RunControl& control)
+        double linkBytesPerCycle, RunControl& control, int threads)
     {
         DesignRun run;
         run.design = *schedule::designFromString(name);
         const auto designStart = std::chrono::steady_clock::now();
-        schedule::ScheduleResult scheduled = schedule::scheduleDesign(problem, run.design, control);
+        schedule::ScheduleResult scheduled = schedule::scheduleDesign(problem, run.design, control, threads);
         run.seconds = secondsSince(designStart);
         if (control.stopRequested())
             return run;
@@ -65,28 +65,33 @@ namespace {
             const auto simStart = std::chrono::steady_clock::now();
             sim::SimOptions options;
             options.contention = run.design != schedule::Design::Ideal;
-            const schedule::Program program = schedule::lowerProgram(problem, *run.schedule);
-            sim::SimRunResult simulated = sim::simulate(spec.chip, problem, program, options, control);
+            // One selection rule for every design that chooses among candidates: the analytic finalists
+            // are simulated and the fastest simulated one is kept (the first on a tie), so a candidate that
+            // only looks better in the contention-free estimate is not taken. Elk-Full: its best orders and
+            // the identity (Elk-Dyn's); Elk-Dyn: with and without the joint allocation's memory-saving
+            // preload plans; Static: its best execute-space sizes; Basic: its two preload variants. The
+            // finalists simulate on the design's threads; each result goes to its own slot.
+            const std::size_t finalists = std::max<std::size_t>(1, scheduled.finalists.size());
+            std::vector<sim::SimRunResult> simulated(finalists);
+            parallelFor(
+                finalists, threads,
+                [&](std::size_t f) {
+                    const schedule::Schedule& candidate = f == 0 ? *run.schedule : scheduled.finalists[f];
+                    simulated[f] = sim::simulate(
+                        spec.chip, problem, schedule::lowerProgram(problem, candidate), options, control);
+                },
+                [&] { return control.stopRequested(); });
             if (control.stopRequested())
                 return run;
-            if (simulated.ok())
-                run.simulated = std::move(simulated.result);
+            if (simulated[0].ok())
+                run.simulated = std::move(simulated[0].result);
             else
-                run.error = "simulation: " + simulated.error;
-            // One selection rule for every design that chooses among candidates: the analytic finalists
-            // are simulated and the fastest simulated one is kept, so a candidate that only looks better
-            // in the contention-free estimate is not taken. Elk-Full: its best orders and the identity
-            // (Elk-Dyn's); Elk-Dyn: with and without the joint allocation's memory-saving preload plans;
-            // Static: its best execute-space sizes; Basic: its two preload variants.
-            for (std::size_t f = 1; run.simulated && f < scheduled.finalists.size(); ++f) {
-                const schedule::Program other = schedule::lowerProgram(problem, scheduled.finalists[f]);
-                sim::SimRunResult otherSim = sim::simulate(spec.chip, problem, other, options, control);
-                if (control.stopRequested())
-                    return run;
-                if (otherSim.ok() && otherSim.result->latencyCycles < run.simulated->latencyCycles) {
+                run.error = "simulation: " + simulated[0].error;
+            for (std::size_t f = 1; run.simulated && f < finalists; ++f) {
+                if (simulated[f].ok() && simulated[f].result->latencyCycles < run.simulated->latencyCycles) {
                     run.schedule = scheduled.finalists[f];
                     run.metrics = schedule::scheduleMetrics(problem, *run.schedule, linkBytesPerCycle);
-                    run.simulated = std::move(otherSim.result);
+                    run.simulated = std::move(simulated[f].result);
                 }
             }
             if (scheduled.finalists.size() > 1)
@@ -216,16 +221,34 @@ RunResult scheduleRun(
                                                   : splits.candidateOfJudge[RunSplits::slotOf(splitJudgeOf(design))] });
         }
     }
+    // Elk-Full's order search and Static's execute-space sweep are the longest tasks: claimed first, and
+    // given the run's threads for their searches, so that the other designs fill the other threads
+    // meanwhile. Results go by task index.
+    const auto designOf = [&](std::size_t t) { return *schedule::designFromString(spec.designs[tasks[t].design]); };
+    const auto searches = [&](std::size_t t) {
+        return designOf(t) == schedule::Design::ElkFull || designOf(t) == schedule::Design::Static;
+    };
+    std::vector<std::size_t> claim(tasks.size());
+    for (std::size_t t = 0; t < tasks.size(); ++t)
+        claim[t] = t;
+    std::stable_sort(claim.begin(), claim.end(), [&](std::size_t a, std::size_t b) {
+        const auto rank = [&](std::size_t t) {
+            return designOf(t) == schedule::Design::ElkFull ? 0 : searches(t) ? 1 : 2;
+        };
+        return rank(a) < rank(b);
+    });
     std::vector<std::optional<DesignRun>> runs(tasks.size());
     DesignControl shared(control, std::int64_t(tasks.size()));
     parallelFor(
         tasks.size(), threads,
-        [&](std::size_t t) {
+        [&](std::size_t claimed) {
+            const std::size_t t = claim[claimed];
             const Task& task = tasks[t];
             const std::string& name = spec.designs[task.design];
             shared.progress(0, 1, "schedule " + name);
             const RunSplits::Candidate& candidate = splits.candidates[task.candidate];
-            DesignRun run = runDesign(*candidate.problem, spec, name, linkBytesPerCycle, shared);
+            DesignRun run
+                = runDesign(*candidate.problem, spec, name, linkBytesPerCycle, shared, searches(t) ? threads : 1);
             run.problem = candidate.problem;
             if (run.design != schedule::Design::Ideal)
                 run.splits = splits.ofJudge[RunSplits::slotOf(splitJudgeOf(run.design))];

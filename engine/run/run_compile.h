@@ -178,8 +178,9 @@ bool attachProblems(RunResult& result);
 /// compiled.partitionKey == partitionKey(spec).
 SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec);
 /// The same greedy search judged by another design's analytic latency: the choice that design runs with
-/// (splitJudgeOf()). Elk-Full as a judge searches its orders at every trial (tests only).
-SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec, schedule::Design judge);
+/// (splitJudgeOf()). Elk-Full as a judge searches its orders at every trial (tests only). `threads`:
+/// for the judge's own searches (scheduleDesign()); the choice does not depend on it.
+SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec, schedule::Design judge, int threads = 1);
 /// Whose analytic latency chooses a design's pipelined splits: its own for Basic, Static and Elk-Dyn;
 /// Elk-Dyn's for Elk-Full (which is Elk-Dyn plus a preload-order search: judging every split trial by a
 /// whole order search would multiply its cost by the trials, and tst_split_choice checks that Elk-Full

@@ -114,7 +114,12 @@ namespace detail {
         control.progress(0, 1, "pipelined splits");
         std::vector<SplitChoice> greedy(judges);
         parallelFor(
-            judges, threads, [&](std::size_t j) { greedy[j] = chooseSplits(compiled, spec, RunSplits::kJudges[j]); },
+            judges, threads,
+            [&](std::size_t j) {
+                // Static's judge sweeps execute spaces at every trial: the longest, so it gets the threads.
+                const bool sweeps = RunSplits::kJudges[j] == schedule::Design::Static;
+                greedy[j] = chooseSplits(compiled, spec, RunSplits::kJudges[j], sweeps ? threads : 1);
+            },
             [&] { return control.stopRequested(); });
         const double injection = meshInjectionBytesPerCycle(spec.chip);
         std::vector<std::size_t> candidateOfGreedy(judges);
@@ -191,7 +196,7 @@ SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec)
     return chooseSplits(compiled, spec, schedule::Design::ElkDyn);
 }
 
-SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec, schedule::Design judge)
+SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec, schedule::Design judge, int threads)
 {
     SplitChoice choice;
     choice.judge = judge;
@@ -215,7 +220,7 @@ SplitChoice chooseSplits(const CompiledModel& compiled, const RunSpec& spec, sch
     const auto latency = [&](const std::vector<std::uint32_t>& variantOfInput) {
         ++choice.evaluations;
         const schedule::ScheduleProblem problem = buildProblem(compiled, spec, variantOfInput, injection);
-        const schedule::ScheduleResult scheduled = schedule::scheduleDesign(problem, judge, control);
+        const schedule::ScheduleResult scheduled = schedule::scheduleDesign(problem, judge, control, threads);
         return scheduled.ok() ? scheduled.schedule->latencyCycles : std::numeric_limits<double>::infinity();
     };
     double best = latency(choice.variantOfInput);

@@ -58,16 +58,14 @@ int Allocator::bestEntryCapped(
 {
     const partition::OpPlans& plans = *m_problem.planSets[planSet];
     const std::int64_t cap = std::max(preloadCapBytes, plans.minPreloadBytes());
-    int best = -1;
-    for (std::uint32_t e = 0; e < plans.table.size(); ++e) {
+    // The cheapest entry that qualifies, the lowest index on a tie: the first in cost order.
+    for (std::uint32_t e : m_sets[planSet].byCost) {
         const auto& pe = plans.table[e];
-        if (pe.executeBytes > budgetBytes || pe.preloadBytes > cap
-            || (minPreloadOnly && pe.preloadBytes != plans.minPreloadBytes()))
-            continue;
-        if (best < 0 || m_sets[planSet].cost[e] < m_sets[planSet].cost[std::size_t(best)])
-            best = static_cast<int>(e);
+        if (pe.executeBytes <= budgetBytes && pe.preloadBytes <= cap
+            && (!minPreloadOnly || pe.preloadBytes == plans.minPreloadBytes()))
+            return static_cast<int>(e);
     }
-    return best;
+    return -1;
 }
 
 std::int64_t Allocator::minExecuteBytesCapped(
@@ -103,6 +101,9 @@ Allocator::Allocator(const ScheduleProblem& problem)
             if (table[e].preloadBytes == plans.minPreloadBytes())
                 minOnly.push_back(e);
         }
+        tables.byCost = all;
+        std::stable_sort(tables.byCost.begin(), tables.byCost.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return tables.cost[a] < tables.cost[b]; });
         const auto exec = [&](std::uint32_t e) { return table[e].executeBytes; };
         const auto load = [&](std::uint32_t e) { return table[e].preloadBytes; };
         buildFrontier(tables.execAll.bytes, tables.execAll.entry, all, tables.cost, exec);

@@ -81,6 +81,7 @@ private:
     };
     struct SetTables {
         std::vector<double> cost; ///< per table entry
+        std::vector<std::uint32_t> byCost; ///< entries by ascending cost, ties by index
         Frontier execAll, execMinPreload, preload;
         double fastestCycles = 0;
     };

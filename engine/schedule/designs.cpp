@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The five designs (elk-design.md §4, elk-reference.md §4.3–4.5) on equal terms: all of them use the
 // problem's θ, κ and delayCompute; they differ only in decisions.
+#include "engine/core/parallel_for.h"
 #include "engine/schedule/backward_scheduler.h"
 #include "engine/schedule/preload_orders.h"
 #include "engine/schedule/schedule.h"
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -122,7 +125,7 @@ namespace {
     }
 
     ScheduleResult scheduleStatic(const ScheduleProblem& problem, const Allocator& allocator,
-        detail::BackwardScheduler& scheduler, RunControl& control)
+        detail::BackwardScheduler& scheduler, RunControl& control, int threads)
     {
         // X from the smallest space every op fits in up to the whole SRAM, in 10 KiB steps (reference §4.5).
         constexpr std::int64_t kStepBytes = 10 * 1024;
@@ -147,31 +150,72 @@ namespace {
         // keeps its best orders, so that a caller confirms the choice on the simulator (one selection
         // rule for every design). Ties keep the earlier pair.
         constexpr std::size_t kFinalists = 3;
+        // Every (variant, size) pair's analytic latency on up to `threads` threads (one scheduler each,
+        // results by pair index so they do not depend on the thread count); NaN: some op has no entry
+        // of the chosen variant within X.
+        struct Pair {
+            bool largest = false;
+            std::int64_t executeBytes = 0;
+        };
+        std::vector<Pair> pairs;
+        for (bool largest : { false, true })
+            for (std::int64_t x : sizes)
+                pairs.push_back({ largest, x });
+        std::vector<double> pairLatency(pairs.size(), std::nan(""));
+        const auto optionsOf = [&](const Pair& pair) {
+            detail::BackwardOptions mine = options;
+            mine.staticExecuteBytes = pair.executeBytes;
+            mine.largestPreload = pair.largest;
+            return mine;
+        };
+        {
+            std::mutex mutex;
+            std::vector<std::unique_ptr<detail::BackwardScheduler>> idle;
+            parallelFor(
+                pairs.size(), threads,
+                [&](std::size_t k) {
+                    std::unique_ptr<detail::BackwardScheduler> own;
+                    {
+                        const std::lock_guard lock(mutex);
+                        if (!idle.empty()) {
+                            own = std::move(idle.back());
+                            idle.pop_back();
+                        }
+                    }
+                    if (!own)
+                        own = std::make_unique<detail::BackwardScheduler>(problem, allocator);
+                    if (own->run(optionsOf(pairs[k])))
+                        pairLatency[k] = own->latencyCycles();
+                    const std::lock_guard lock(mutex);
+                    idle.push_back(std::move(own));
+                },
+                [&] { return control.stopRequested(); });
+        }
+        if (control.stopRequested())
+            return failure("stopped");
+        // The few analytically fastest pairs, ties to the earlier pair.
+        std::vector<std::size_t> ranked; // pair indices, ascending latency
+        for (std::size_t k = 0; k < pairs.size(); ++k) {
+            if (std::isnan(pairLatency[k]))
+                continue;
+            std::size_t at = 0;
+            while (at < ranked.size() && pairLatency[ranked[at]] <= pairLatency[k])
+                ++at;
+            if (at >= kFinalists)
+                continue;
+            ranked.insert(ranked.begin() + static_cast<std::ptrdiff_t>(at), k);
+            if (ranked.size() > kFinalists)
+                ranked.pop_back();
+        }
+        const auto swept = static_cast<std::int64_t>(pairs.size());
         std::vector<Schedule> kept; // ascending latency
-        std::int64_t swept = 0;
-        for (bool largest : { false, true }) {
-            for (std::int64_t x : sizes) {
-                if (control.stopRequested())
-                    return failure("stopped");
-                options.staticExecuteBytes = x;
-                options.largestPreload = largest;
-                ++swept;
-                if (!scheduler.run(options))
-                    continue; // some op has no entry of the chosen variant within X
-                const double latency = scheduler.latencyCycles();
-                std::size_t at = 0;
-                while (at < kept.size() && kept[at].latencyCycles <= latency)
-                    ++at;
-                if (at >= kFinalists)
-                    continue;
-                Schedule candidate = scheduler.toSchedule(Design::Static);
-                candidate.note = "execute space " + std::to_string(x) + " bytes/core ("
-                    + (largest ? "largest" : "smallest") + "-preload variant)";
-                candidate.earlyPreloadRoomBytesPerCore = problem.sramBytesPerCore - x;
-                kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(at), std::move(candidate));
-                if (kept.size() > kFinalists)
-                    kept.pop_back();
-            }
+        for (std::size_t k : ranked) {
+            scheduler.run(optionsOf(pairs[k])); // deterministic: the latency found above
+            Schedule candidate = scheduler.toSchedule(Design::Static);
+            candidate.note = "execute space " + std::to_string(pairs[k].executeBytes) + " bytes/core ("
+                + (pairs[k].largest ? "largest" : "smallest") + "-preload variant)";
+            candidate.earlyPreloadRoomBytesPerCore = problem.sramBytesPerCore - pairs[k].executeBytes;
+            kept.push_back(std::move(candidate));
         }
         if (kept.empty())
             return failure("no execute-space size fits every op (static)");
@@ -302,7 +346,7 @@ namespace {
     }
 
     ScheduleResult scheduleFull(const ScheduleProblem& problem, const Allocator& allocator,
-        detail::BackwardScheduler& scheduler, RunControl& control)
+        detail::BackwardScheduler& scheduler, RunControl& control, int threads)
     {
         const LayerOrders orders = generateLayerOrders(problem, allocator, PreloadOrderOptions {}, control);
         if (orders.stopped)
@@ -319,39 +363,75 @@ namespace {
         std::vector<std::pair<double, std::size_t>> ranked; // (latency, order index), ascending
         std::vector<Schedule> kept;
         std::optional<Schedule> identity;
-        std::vector<double> latencies;
-        std::vector<int> validBefore(orders.orders.size(), 0); ///< by order: its index in `latencies`
+        // Every order's analytic latency, on up to `threads` threads (one scheduler each; results by
+        // order index, so they do not depend on the thread count); NaN where an order does not schedule.
+        const std::size_t count = orders.orders.size();
+        std::vector<double> orderLatency(count, std::nan(""));
+        {
+            std::mutex mutex;
+            std::vector<std::unique_ptr<detail::BackwardScheduler>> idle;
+            std::int64_t done = 0;
+            parallelFor(
+                count, threads,
+                [&](std::size_t o) {
+                    std::unique_ptr<detail::BackwardScheduler> own;
+                    {
+                        const std::lock_guard lock(mutex);
+                        if (!idle.empty()) {
+                            own = std::move(idle.back());
+                            idle.pop_back();
+                        }
+                    }
+                    if (!own)
+                        own = std::make_unique<detail::BackwardScheduler>(problem, allocator);
+                    const std::vector<int> order = expandLayerOrder(problem, orders.orders[o]);
+                    detail::BackwardOptions mine = options;
+                    mine.preloadOrder = &order;
+                    if (own->run(mine))
+                        orderLatency[o] = own->latencyCycles();
+                    const std::lock_guard lock(mutex);
+                    idle.push_back(std::move(own));
+                    control.progress(++done, static_cast<std::int64_t>(count), "elk-full orders");
+                },
+                [&] { return control.stopRequested(); });
+        }
+        if (control.stopRequested())
+            return failure("stopped");
         std::vector<int> order;
-        for (std::size_t o = 0; o < orders.orders.size(); ++o) {
-            if (control.stopRequested())
-                return failure("stopped");
-            control.progress(
-                static_cast<std::int64_t>(o), static_cast<std::int64_t>(orders.orders.size()), "elk-full orders");
+        const auto scheduleOrder = [&](std::size_t o) {
             order = expandLayerOrder(problem, orders.orders[o]);
             options.preloadOrder = &order;
-            if (!scheduler.run(options)) {
-                if (o == 0) // the identity order is Elk-Dyn: an op that does not fit at all
-                    return failure(fitError(problem, allocator, scheduler.failedStep()));
+            return scheduler.run(options);
+        };
+        if (std::isnan(orderLatency[0])) { // the identity order is Elk-Dyn: an op that does not fit at all
+            scheduleOrder(0);
+            return failure(fitError(problem, allocator, scheduler.failedStep()));
+        }
+        std::vector<double> latencies;
+        std::vector<int> validBefore(count, 0); ///< by order: its index in `latencies`
+        for (std::size_t o = 0; o < count; ++o) {
+            const double latency = orderLatency[o];
+            if (std::isnan(latency))
                 continue;
-            }
-            const double latency = scheduler.latencyCycles();
             validBefore[o] = int(latencies.size());
             latencies.push_back(latency);
-            if (o == 0)
-                identity = scheduler.toSchedule(Design::ElkFull);
             // Strictly better only: ties keep the earlier order (the identity first).
             std::size_t at = 0;
             while (at < ranked.size() && ranked[at].first <= latency)
                 ++at;
             if (at < kFinalists) {
                 ranked.insert(ranked.begin() + static_cast<std::ptrdiff_t>(at), { latency, o });
-                kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(at), scheduler.toSchedule(Design::ElkFull));
-                if (ranked.size() > kFinalists) {
+                if (ranked.size() > kFinalists)
                     ranked.pop_back();
-                    kept.pop_back();
-                }
             }
         }
+        // The kept orders' schedules (the scheduler is deterministic: the same latencies again).
+        for (const auto& r : ranked) {
+            scheduleOrder(r.second);
+            kept.push_back(scheduler.toSchedule(Design::ElkFull));
+        }
+        scheduleOrder(0);
+        identity = scheduler.toSchedule(Design::ElkFull);
         OrderSearch search;
         search.prefixesVisited = orders.nodesVisited;
         search.validOrders = static_cast<std::int64_t>(latencies.size());
@@ -578,7 +658,7 @@ namespace {
 
 } // namespace
 
-ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, RunControl& control)
+ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, RunControl& control, int threads)
 {
     if (const std::string error = problemError(problem); !error.empty())
         return failure(error);
@@ -592,11 +672,12 @@ ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, Run
     case Design::Basic:
         return scheduleBasic(problem, allocator, scheduler);
     case Design::Static:
-        return scheduleStatic(problem, allocator, scheduler, control);
+        return scheduleStatic(problem, allocator, scheduler, control, threads);
     case Design::ElkDyn:
     case Design::ElkFull: {
-        ScheduleResult result = design == Design::ElkDyn ? scheduleDyn(problem, allocator, scheduler, control)
-                                                         : scheduleFull(problem, allocator, scheduler, control);
+        ScheduleResult result = design == Design::ElkDyn
+            ? scheduleDyn(problem, allocator, scheduler, control)
+            : scheduleFull(problem, allocator, scheduler, control, threads);
         // Their preload space is whatever the executing op leaves (elk-design.md §4).
         if (result.schedule)
             result.schedule->earlyPreloadRoomBytesPerCore = problem.sramBytesPerCore;

@@ -136,7 +136,9 @@ struct ScheduleResult {
 };
 
 /// Runs one design. Deterministic. Contract: every plan set has a non-empty table; steps non-empty.
-ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, RunControl& control);
+/// threads: Elk-Full schedules its candidate preload orders on up to that many threads (0: one per
+/// hardware thread); the result does not depend on it.
+ScheduleResult scheduleDesign(const ScheduleProblem& problem, Design design, RunControl& control, int threads = 1);
 
 /// One instant where resident data exceeds SRAM (should never happen; tests assert none).
 struct SramViolation {

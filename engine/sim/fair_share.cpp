@@ -15,6 +15,7 @@ FairShare::FairShare(const Topology& topology, const TrafficBuilder& traffic)
     m_frozen.assign(n, 0.0);
     m_weight.assign(n, 0.0);
     m_load.assign(n, 0.0);
+    m_touchStamp.assign(n, 0u);
 }
 
 const FairShareResult& FairShare::solve(std::span<const FlowDemand> flows, bool share)
@@ -42,12 +43,18 @@ FairShareResult FairShare::compute(std::span<const FlowDemand> flows, bool share
         const PhaseVector& v = m_traffic.vector(flows[p].vector);
         cap[p] = flows[p].soloRate * v.minCycles;
     }
+    // Each link once (a stamp per call instead of a sort: every use of m_touched below is per link).
     m_touched.clear();
+    if (++m_stamp == 0) {
+        std::fill(m_touchStamp.begin(), m_touchStamp.end(), 0u);
+        m_stamp = 1;
+    }
     for (const FlowDemand& flow : flows)
         for (std::uint32_t l : m_traffic.vector(flow.vector).links)
-            m_touched.push_back(l);
-    std::sort(m_touched.begin(), m_touched.end());
-    m_touched.erase(std::unique(m_touched.begin(), m_touched.end()), m_touched.end());
+            if (m_touchStamp[l] != m_stamp) {
+                m_touchStamp[l] = m_stamp;
+                m_touched.push_back(l);
+            }
 
     if (!share || n == 1) {
         level = cap;

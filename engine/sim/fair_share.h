@@ -43,7 +43,9 @@ private:
     const TrafficBuilder& m_traffic;
     std::map<std::pair<std::vector<std::pair<int, double>>, bool>, FairShareResult> m_memo;
     std::vector<double> m_frozen, m_weight, m_load; ///< dense scratch, by link
-    std::vector<std::uint32_t> m_touched;
+    std::vector<std::uint32_t> m_touched; ///< links the flows use, each once, in first-use order
+    std::vector<std::uint32_t> m_touchStamp; ///< by link: the compute() call that last listed it
+    std::uint32_t m_stamp = 0;
 };
 
 } // namespace elk::sim
