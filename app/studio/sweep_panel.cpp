@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/studio/sweep_panel.h"
 
+#include "engine/run/chips.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -54,29 +56,18 @@ namespace {
 
 const std::vector<SweepPanel::Field>& SweepPanel::fields()
 {
-    using elk::chip::ChipSpec;
-    static const std::vector<Field> list {
-        { QStringLiteral("hbm.bandwidthGBpsPerStack"), tr("HBM bandwidth per stack (GB/s)"), false,
-            [](const ChipSpec& c) { return c.hbm.bandwidthGBpsPerStack; } },
-        { QStringLiteral("hbm.stacksPerChip"), tr("HBM stacks per chip"), true,
-            [](const ChipSpec& c) { return double(c.hbm.stacksPerChip); } },
-        { QStringLiteral("hbm.latencyNs"), tr("HBM latency (ns)"), true,
-            [](const ChipSpec& c) { return double(c.hbm.latencyNs); } },
-        { QStringLiteral("interconnect.linkBandwidthGBpsPerCore"), tr("NoC link bandwidth per core (GB/s)"), false,
-            [](const ChipSpec& c) { return c.interconnect.linkBandwidthGBpsPerCore; } },
-        { QStringLiteral("interconnect.hopLatencyCycles"), tr("NoC hop latency (cycles)"), true,
-            [](const ChipSpec& c) { return double(c.interconnect.hopLatencyCycles); } },
-        { QStringLiteral("interconnect.syncCostCycles"), tr("Exchange sync cost (cycles)"), true,
-            [](const ChipSpec& c) { return double(c.interconnect.syncCostCycles); } },
-        { QStringLiteral("interChip.linkBandwidthGBps"), tr("Inter-chip bandwidth per chip (GB/s)"), false,
-            [](const ChipSpec& c) { return c.interChip.linkBandwidthGBps; } },
-        { QStringLiteral("coresPerChip"), tr("Cores per chip"), true,
-            [](const ChipSpec& c) { return double(c.coresPerChip); } },
-        { QStringLiteral("chips"), tr("Chips"), true, [](const ChipSpec& c) { return double(c.chips); } },
-        { QStringLiteral("sramBytesPerCore"), tr("SRAM per core (bytes)"), true,
-            [](const ChipSpec& c) { return double(c.sramBytesPerCore); } },
-        { QStringLiteral("clockHz"), tr("Clock (Hz)"), false, [](const ChipSpec& c) { return c.clockHz; } },
-    };
+    // The sweepable chip fields, declared once in engine/chip/chip_fields.cpp.
+    static const std::vector<Field> list = [] {
+        std::vector<Field> out;
+        for (const elk::chip::ChipField& row : elk::chip::chipFields()) {
+            if (!row.sweepable)
+                continue;
+            out.push_back({ QString::fromStdString(row.dotted()),
+                QString::fromUtf8(row.axisLabel.data(), qsizetype(row.axisLabel.size())), row.integer(),
+                [&row](const elk::chip::ChipSpec& spec) { return row.get(spec); } });
+        }
+        return out;
+    }();
     return list;
 }
 
@@ -180,7 +171,10 @@ SweepPanel::SweepPanel(QWidget* parent)
         emit statusMessage(tr("Sweep failed: %1").arg(message));
     });
 
-    m_axes[1].field->setCurrentIndex(3); // NoC link bandwidth: the paper's 2-D study with HBM
+    // HBM bandwidth, and NoC link bandwidth as the second axis: the paper's 2-D study.
+    m_axes[0].field->setCurrentIndex(m_axes[0].field->findData(QStringLiteral("hbm.bandwidthGBpsPerStack")));
+    m_axes[1].field->setCurrentIndex(
+        m_axes[1].field->findData(QStringLiteral("interconnect.linkBandwidthGBpsPerCore")));
     setSecondAxisEnabled(false);
     setBusy(false);
     updateCounts();

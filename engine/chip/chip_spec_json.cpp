@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/chip/chip_spec_json.h"
 
+#include "engine/chip/chip_fields.h"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -9,6 +12,8 @@
 #include <set>
 #include <string>
 #include <type_traits>
+#include <variant>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -42,7 +47,7 @@ namespace {
         }
 
         void rejectUnknownKeys(
-            const Json& object, const std::string& pointer, std::initializer_list<std::string_view> allowed)
+            const Json& object, const std::string& pointer, const std::vector<std::string_view>& allowed)
         {
             for (const auto& item : object.items()) {
                 bool known = false;
@@ -176,8 +181,43 @@ namespace {
         }
     };
 
-    void readTileCost(Reader& reader, const Json& object, TileCostSpec& out)
+    /// The keys allowed in the object at `parent`: `before`, the table's numeric fields there (in table
+    /// order), then `after`.
+    std::vector<std::string_view> keysOf(std::string_view parent, std::initializer_list<std::string_view> before,
+        std::initializer_list<std::string_view> after = {})
     {
+        std::vector<std::string_view> keys(before);
+        for (const ChipField& field : chipFields()) {
+            if (field.parent() == parent)
+                keys.push_back(field.key());
+        }
+        keys.insert(keys.end(), after);
+        return keys;
+    }
+
+    /// Reads the table's numeric fields of the object at `pointer`, in table order, except `skip` (read by
+    /// hand). Mesh-only fields are required only on a mesh.
+    void readFields(Reader& reader, const Json& object, const std::string& pointer, ChipSpec& spec, bool mesh,
+        std::string_view skip = {})
+    {
+        for (const ChipField& field : chipFields()) {
+            if (field.parent() != pointer || field.key() == skip)
+                continue;
+            const bool required = !field.optional && (field.scope != FieldScope::Mesh || mesh);
+            std::visit(
+                [&](auto* member) {
+                    if constexpr (std::is_same_v<decltype(member), double*>)
+                        reader.readDouble(object, pointer, field.key(), *member, required);
+                    else
+                        reader.readInteger(object, pointer, field.key(), *member, required);
+                },
+                field.ref(spec));
+        }
+    }
+
+    void readTileCost(Reader& reader, const Json& object, ChipSpec& spec)
+    {
+        TileCostSpec& out = spec.tileCost;
         const std::string pointer = "/tileCost";
         reader.rejectUnknownKeys(object, pointer, { "model", "roofline", "fitted" });
         const bool modelKnown = reader.readEnum(object, pointer, "model", kAllTileCostModelKinds, out.model);
@@ -186,14 +226,8 @@ namespace {
         const bool needRoofline = modelKnown && out.model == TileCostModelKind::Roofline;
         if (const Json* roofline = reader.readObject(object, pointer, "roofline", needRoofline)) {
             const std::string p = pointer + "/roofline";
-            reader.rejectUnknownKeys(*roofline, p,
-                { "peakFlopPerCycleFp32", "peakFlopPerCycleFp16", "peakFlopPerCycleFp8", "sramBytesPerCycle",
-                    "opOverheadCycles" });
-            reader.readDouble(*roofline, p, "peakFlopPerCycleFp32", out.roofline.peakFlopPerCycleFp32);
-            reader.readDouble(*roofline, p, "peakFlopPerCycleFp16", out.roofline.peakFlopPerCycleFp16);
-            reader.readDouble(*roofline, p, "peakFlopPerCycleFp8", out.roofline.peakFlopPerCycleFp8);
-            reader.readDouble(*roofline, p, "sramBytesPerCycle", out.roofline.sramBytesPerCycle);
-            reader.readInteger(*roofline, p, "opOverheadCycles", out.roofline.opOverheadCycles);
+            reader.rejectUnknownKeys(*roofline, p, keysOf(p, {}));
+            readFields(reader, *roofline, p, spec, false);
         }
         const bool needFitted = modelKnown && out.model == TileCostModelKind::Fitted;
         if (const Json* fitted = reader.readObject(object, pointer, "fitted", needFitted)) {
@@ -203,37 +237,30 @@ namespace {
         }
     }
 
-    void readInterconnect(Reader& reader, const Json& object, InterconnectSpec& out)
+    void readInterconnect(Reader& reader, const Json& object, ChipSpec& spec)
     {
         const std::string pointer = "/interconnect";
-        reader.rejectUnknownKeys(object, pointer,
-            { "topology", "meshWidth", "meshHeight", "linkBandwidthGBpsPerCore", "hopLatencyCycles",
-                "syncCostCycles" });
-        const bool topologyKnown = reader.readEnum(object, pointer, "topology", kAllTopologies, out.topology);
-        const bool needMesh = topologyKnown && out.topology == Topology::Mesh2d;
-        reader.readInteger(object, pointer, "meshWidth", out.meshWidth, needMesh);
-        reader.readInteger(object, pointer, "meshHeight", out.meshHeight, needMesh);
-        reader.readDouble(object, pointer, "linkBandwidthGBpsPerCore", out.linkBandwidthGBpsPerCore);
-        reader.readInteger(object, pointer, "hopLatencyCycles", out.hopLatencyCycles);
-        reader.readInteger(object, pointer, "syncCostCycles", out.syncCostCycles);
+        reader.rejectUnknownKeys(object, pointer, keysOf(pointer, { "topology" }));
+        const bool topologyKnown
+            = reader.readEnum(object, pointer, "topology", kAllTopologies, spec.interconnect.topology);
+        readFields(reader, object, pointer, spec, topologyKnown && spec.interconnect.topology == Topology::Mesh2d);
     }
 
-    void readInterChip(Reader& reader, const Json& object, InterChipSpec& out)
+    void readInterChip(Reader& reader, const Json& object, ChipSpec& spec)
     {
         const std::string pointer = "/interChip";
-        reader.rejectUnknownKeys(object, pointer, { "linkBandwidthGBps", "latencyCycles", "overheadFactor" });
-        reader.readDouble(object, pointer, "linkBandwidthGBps", out.linkBandwidthGBps);
-        reader.readInteger(object, pointer, "latencyCycles", out.latencyCycles);
-        reader.readDouble(object, pointer, "overheadFactor", out.overheadFactor);
+        reader.rejectUnknownKeys(object, pointer, keysOf(pointer, {}));
+        readFields(reader, object, pointer, spec, false);
     }
 
-    void readHbm(Reader& reader, const Json& object, HbmSpec& out)
+    void readHbm(Reader& reader, const Json& object, ChipSpec& spec)
     {
+        HbmSpec& out = spec.hbm;
         const std::string pointer = "/hbm";
-        reader.rejectUnknownKeys(object, pointer,
-            { "stacksPerChip", "bandwidthGBpsPerStack", kArtifactBandwidthKey, "capacityGiBPerStack", "latencyNs",
-                "controllerPlacement", "controllerCoreIds" });
-        reader.readInteger(object, pointer, "stacksPerChip", out.stacksPerChip);
+        std::vector<std::string_view> keys = keysOf(pointer, {}, { "controllerPlacement", "controllerCoreIds" });
+        keys.insert(std::find(keys.begin(), keys.end(), "bandwidthGBpsPerStack") + 1, kArtifactBandwidthKey);
+        reader.rejectUnknownKeys(object, pointer, keys);
+        readFields(reader, object, pointer, spec, false, "bandwidthGBpsPerStack");
         // The product keeps SI (GB/s = 10^9 B/s); the Elk artifact's "GB/s" is MiB per ms (2^20 B / 10^-3 s =
         // 1.048576 GB/s), accepted so that an artifact setting can be entered exactly. Exactly one of the two.
         const bool si = object.contains("bandwidthGBpsPerStack");
@@ -249,8 +276,6 @@ namespace {
         } else {
             reader.readDouble(object, pointer, "bandwidthGBpsPerStack", out.bandwidthGBpsPerStack);
         }
-        reader.readDouble(object, pointer, "capacityGiBPerStack", out.capacityGiBPerStack);
-        reader.readInteger(object, pointer, "latencyNs", out.latencyNs);
         const bool placementKnown = reader.readEnum(
             object, pointer, "controllerPlacement", kAllControllerPlacements, out.controllerPlacement);
         const bool needIds = placementKnown && out.controllerPlacement == ControllerPlacement::Explicit;
@@ -273,25 +298,20 @@ namespace {
     {
         const std::string pointer; // the root
         reader.rejectUnknownKeys(root, pointer,
-            { "schema", "name", "description", "source", "chips", "coresPerChip", "sramBytesPerCore",
-                "sramBandwidthBytesPerCyclePerCore", "clockHz", "tileCost", "interconnect", "interChip", "hbm" });
+            keysOf(pointer, { "schema", "name", "description", "source" },
+                { "tileCost", "interconnect", "interChip", "hbm" }));
         reader.readString(root, pointer, "name", spec.name);
         reader.readString(root, pointer, "description", spec.description);
         reader.readString(root, pointer, "source", spec.source);
-        reader.readInteger(root, pointer, "chips", spec.chips);
-        reader.readInteger(root, pointer, "coresPerChip", spec.coresPerChip);
-        reader.readInteger(root, pointer, "sramBytesPerCore", spec.sramBytesPerCore);
-        reader.readDouble(root, pointer, "sramBandwidthBytesPerCyclePerCore", spec.sramBandwidthBytesPerCyclePerCore,
-            false); // optional: absent = 0 = not modelled
-        reader.readDouble(root, pointer, "clockHz", spec.clockHz);
+        readFields(reader, root, pointer, spec, false); // the SRAM port bandwidth is optional: absent = 0
         if (const Json* tileCost = reader.readObject(root, pointer, "tileCost", true))
-            readTileCost(reader, *tileCost, spec.tileCost);
+            readTileCost(reader, *tileCost, spec);
         if (const Json* interconnect = reader.readObject(root, pointer, "interconnect", true))
-            readInterconnect(reader, *interconnect, spec.interconnect);
+            readInterconnect(reader, *interconnect, spec);
         if (const Json* interChip = reader.readObject(root, pointer, "interChip", true))
-            readInterChip(reader, *interChip, spec.interChip);
+            readInterChip(reader, *interChip, spec);
         if (const Json* hbm = reader.readObject(root, pointer, "hbm", true))
-            readHbm(reader, *hbm, spec.hbm);
+            readHbm(reader, *hbm, spec);
     }
 
     /// Where an out_of_range number literal (which nlohmann reports without a position) sits in the text.
@@ -342,57 +362,29 @@ std::string chipSpecToJson(const ChipSpec& spec)
 {
     // Every field is written (the optional SRAM port bandwidth only when set), inactive blocks included, so
     // reading the text back gives the same spec.
-    Json roofline = {
-        { "peakFlopPerCycleFp32", spec.tileCost.roofline.peakFlopPerCycleFp32 },
-        { "peakFlopPerCycleFp16", spec.tileCost.roofline.peakFlopPerCycleFp16 },
-        { "peakFlopPerCycleFp8", spec.tileCost.roofline.peakFlopPerCycleFp8 },
-        { "sramBytesPerCycle", spec.tileCost.roofline.sramBytesPerCycle },
-        { "opOverheadCycles", spec.tileCost.roofline.opOverheadCycles },
-    };
-    Json tileCost = {
-        { "model", toString(spec.tileCost.model) },
-        { "roofline", roofline },
-        { "fitted", { { "modelPath", spec.tileCost.fitted.modelPath } } },
-    };
-    Json interconnect = {
-        { "topology", toString(spec.interconnect.topology) },
-        { "meshWidth", spec.interconnect.meshWidth },
-        { "meshHeight", spec.interconnect.meshHeight },
-        { "linkBandwidthGBpsPerCore", spec.interconnect.linkBandwidthGBpsPerCore },
-        { "hopLatencyCycles", spec.interconnect.hopLatencyCycles },
-        { "syncCostCycles", spec.interconnect.syncCostCycles },
-    };
-    Json interChip = {
-        { "linkBandwidthGBps", spec.interChip.linkBandwidthGBps },
-        { "latencyCycles", spec.interChip.latencyCycles },
-        { "overheadFactor", spec.interChip.overheadFactor },
-    };
-    Json hbm = {
-        { "stacksPerChip", spec.hbm.stacksPerChip },
-        { "bandwidthGBpsPerStack", spec.hbm.bandwidthGBpsPerStack },
-        { "capacityGiBPerStack", spec.hbm.capacityGiBPerStack },
-        { "latencyNs", spec.hbm.latencyNs },
-        { "controllerPlacement", toString(spec.hbm.controllerPlacement) },
-        { "controllerCoreIds", Json(spec.hbm.controllerCoreIds) },
-    };
     Json root = {
         { "schema", std::string(kSchema) },
         { "name", spec.name },
         { "description", spec.description },
         { "source", spec.source },
-        { "chips", spec.chips },
-        { "coresPerChip", spec.coresPerChip },
-        { "sramBytesPerCore", spec.sramBytesPerCore },
-        { "clockHz", spec.clockHz },
-        { "tileCost", tileCost },
-        { "interconnect", interconnect },
-        { "interChip", interChip },
-        { "hbm", hbm },
+        { "tileCost",
+            { { "model", toString(spec.tileCost.model) },
+                { "fitted", { { "modelPath", spec.tileCost.fitted.modelPath } } } } },
+        { "interconnect", { { "topology", toString(spec.interconnect.topology) } } },
+        { "hbm",
+            { { "controllerPlacement", toString(spec.hbm.controllerPlacement) },
+                { "controllerCoreIds", Json(spec.hbm.controllerCoreIds) } } },
     };
-    // Optional key, written only when set (valid specs: > 0), so chips without it keep their canonical text
-    // and cache keys; a negative value is still written so an invalid spec round-trips to its errors.
-    if (spec.sramBandwidthBytesPerCyclePerCore != 0)
-        root["sramBandwidthBytesPerCyclePerCore"] = spec.sramBandwidthBytesPerCyclePerCore;
+    // The numeric fields from the table, each as its own C++ type (an integer prints without ".0"). An
+    // optional key (the SRAM port bandwidth) is written only when set (valid specs: > 0), so chips without
+    // it keep their canonical text and cache keys; a negative value is still written so an invalid spec
+    // round-trips to its errors.
+    for (const ChipField& field : chipFields()) {
+        Json value = std::visit([](auto* member) { return Json(*member); }, field.ref(const_cast<ChipSpec&>(spec)));
+        if (field.optional && value == Json(0.0))
+            continue;
+        root[Json::json_pointer(std::string(field.pointer))] = std::move(value);
+    }
     // nlohmann's objects keep keys sorted and its doubles print in shortest round-trip form; invalid UTF-8
     // (never produced by the parser) is replaced rather than thrown on.
     return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

@@ -2,22 +2,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/chip/chip_validate.h"
 
+#include "engine/chip/chip_fields.h"
+
 #include <charconv>
 #include <cmath>
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace elk::chip {
 
 namespace {
 
-    constexpr std::int64_t kMaxSramBytesPerCore = std::int64_t(1) << 30; // 1 GiB
-    constexpr std::int64_t kMaxCoresPerChip = 1'000'000;
-    constexpr double kMaxPeakFlopPerCycle = 1e8;
-    constexpr double kMaxSramBytesPerCycle = 1e8;
-    constexpr std::int64_t kMaxCycles = 1'000'000'000; // one second at 1 GHz
-    constexpr std::int64_t kMaxHopLatencyCycles = 1'000'000;
+    /// A field's upper bound from the table (chip_fields.cpp).
+    double maxOf(std::string_view pointer)
+    {
+        return findChipField(pointer)->maxValue;
+    }
 
     std::string number(double value)
     {
@@ -105,6 +107,33 @@ namespace {
                         + unit);
         }
 
+        /// The field's own range from the table (chip_fields.cpp), with its unit.
+        template <typename T> void field(const char* pointer, T value, const std::string& why = {})
+        {
+            const ChipField& f = fieldAt(pointer);
+            const std::string unit = f.unit.empty() ? std::string() : " " + std::string(f.unit);
+            if (f.rule == RangeRule::Positive) {
+                positive(pointer, double(value), f.maxValue, unit, why);
+            } else if constexpr (std::is_integral_v<T>) {
+                range(pointer, value, T(f.minValue), T(f.maxValue), unit);
+            } else {
+                range(pointer, value, f.minValue, f.maxValue, unit);
+            }
+        }
+
+        /// 0 < value <= the field's maximum: a Custom field while something needs it (the reason says what).
+        void positiveField(const char* pointer, double value, const std::string& why)
+        {
+            const ChipField& f = fieldAt(pointer);
+            positive(pointer, value, f.maxValue, f.unit.empty() ? std::string() : " " + std::string(f.unit), why);
+        }
+
+        static const ChipField& fieldAt(const char* pointer)
+        {
+            const ChipField* f = findChipField(pointer);
+            return *f; // every pointer passed here is a row of the table (tst_chip_fields)
+        }
+
         void finite(const char* field, double value)
         {
             if (!std::isfinite(value))
@@ -149,19 +178,16 @@ namespace {
         const TileCostSpec& tileCost = spec.tileCost;
         const RooflineTileCost& roofline = tileCost.roofline;
         if (tileCost.model == TileCostModelKind::Roofline) {
-            check.positive("/tileCost/roofline/peakFlopPerCycleFp32", roofline.peakFlopPerCycleFp32,
-                kMaxPeakFlopPerCycle, " FLOP/cycle");
-            check.positive("/tileCost/roofline/peakFlopPerCycleFp16", roofline.peakFlopPerCycleFp16,
-                kMaxPeakFlopPerCycle, " FLOP/cycle");
+            check.field("/tileCost/roofline/peakFlopPerCycleFp32", roofline.peakFlopPerCycleFp32);
+            check.field("/tileCost/roofline/peakFlopPerCycleFp16", roofline.peakFlopPerCycleFp16);
             // 0 is allowed: a part without fp8 units (the cost model then uses the fp16 peak).
-            if (!(roofline.peakFlopPerCycleFp8 >= 0 && roofline.peakFlopPerCycleFp8 <= kMaxPeakFlopPerCycle))
+            if (!(roofline.peakFlopPerCycleFp8 >= 0
+                    && roofline.peakFlopPerCycleFp8 <= maxOf("/tileCost/roofline/peakFlopPerCycleFp8")))
                 check.fail("/tileCost/roofline/peakFlopPerCycleFp8",
                     number(roofline.peakFlopPerCycleFp8) + " FLOP/cycle is out of range; allowed: 0 (no fp8 units) to "
-                        + number(kMaxPeakFlopPerCycle) + " FLOP/cycle");
-            check.positive(
-                "/tileCost/roofline/sramBytesPerCycle", roofline.sramBytesPerCycle, kMaxSramBytesPerCycle, " B/cycle");
-            check.range("/tileCost/roofline/opOverheadCycles", roofline.opOverheadCycles, std::int64_t(0), kMaxCycles,
-                " cycles");
+                        + number(maxOf("/tileCost/roofline/peakFlopPerCycleFp8")) + " FLOP/cycle");
+            check.field("/tileCost/roofline/sramBytesPerCycle", roofline.sramBytesPerCycle);
+            check.field("/tileCost/roofline/opOverheadCycles", roofline.opOverheadCycles);
         } else {
             // Inactive, but written to JSON, which cannot hold NaN or infinity.
             check.finite("/tileCost/roofline/peakFlopPerCycleFp32", roofline.peakFlopPerCycleFp32);
@@ -181,6 +207,7 @@ namespace {
     {
         const double port = spec.sramBandwidthBytesPerCyclePerCore;
         const char* field = "/sramBandwidthBytesPerCyclePerCore";
+        const double kMaxSramBytesPerCycle = maxOf(field);
         if (!std::isfinite(port)) {
             check.finite(field, port);
             return;
@@ -203,10 +230,10 @@ namespace {
     {
         const InterconnectSpec& net = spec.interconnect;
         if (net.topology == Topology::Mesh2d) {
-            const bool widthOk = net.meshWidth >= 1 && net.meshWidth <= kMaxCoresPerChip;
-            const bool heightOk = net.meshHeight >= 1 && net.meshHeight <= kMaxCoresPerChip;
-            check.range("/interconnect/meshWidth", net.meshWidth, 1, int(kMaxCoresPerChip), " routers");
-            check.range("/interconnect/meshHeight", net.meshHeight, 1, int(kMaxCoresPerChip), " routers");
+            const bool widthOk = net.meshWidth >= 1 && net.meshWidth <= maxOf("/interconnect/meshWidth");
+            const bool heightOk = net.meshHeight >= 1 && net.meshHeight <= maxOf("/interconnect/meshHeight");
+            check.field("/interconnect/meshWidth", net.meshWidth);
+            check.field("/interconnect/meshHeight", net.meshHeight);
             const std::int64_t routers = std::int64_t(net.meshWidth) * net.meshHeight;
             if (widthOk && heightOk && routers != spec.coresPerChip)
                 check.fail("/interconnect/meshWidth",
@@ -214,23 +241,21 @@ namespace {
                         + number(routers) + " routers, but coresPerChip is " + number(spec.coresPerChip)
                         + "; they must be equal (one router per core)");
         }
-        check.positive("/interconnect/linkBandwidthGBpsPerCore", net.linkBandwidthGBpsPerCore, 10000, " GB/s");
-        check.range(
-            "/interconnect/hopLatencyCycles", net.hopLatencyCycles, std::int64_t(0), kMaxHopLatencyCycles, " cycles");
-        check.range("/interconnect/syncCostCycles", net.syncCostCycles, std::int64_t(0), kMaxCycles, " cycles");
+        check.field("/interconnect/linkBandwidthGBpsPerCore", net.linkBandwidthGBpsPerCore);
+        check.field("/interconnect/hopLatencyCycles", net.hopLatencyCycles);
+        check.field("/interconnect/syncCostCycles", net.syncCostCycles);
     }
 
     void checkInterChip(Checker& check, const ChipSpec& spec)
     {
         const InterChipSpec& link = spec.interChip;
-        constexpr double kMaxInterChipGBps = 1e6;
         if (spec.chips > 1)
-            check.positive("/interChip/linkBandwidthGBps", link.linkBandwidthGBps, kMaxInterChipGBps, " GB/s",
-                " with " + number(spec.chips) + " chips");
+            check.positiveField(
+                "/interChip/linkBandwidthGBps", link.linkBandwidthGBps, " with " + number(spec.chips) + " chips");
         else
-            check.range("/interChip/linkBandwidthGBps", link.linkBandwidthGBps, 0.0, kMaxInterChipGBps, " GB/s");
-        check.range("/interChip/latencyCycles", link.latencyCycles, std::int64_t(0), kMaxCycles, " cycles");
-        check.range("/interChip/overheadFactor", link.overheadFactor, 1.0, 100.0, "");
+            check.field("/interChip/linkBandwidthGBps", link.linkBandwidthGBps);
+        check.field("/interChip/latencyCycles", link.latencyCycles);
+        check.field("/interChip/overheadFactor", link.overheadFactor);
     }
 
     void checkControllerPlacement(Checker& check, const ChipSpec& spec)
@@ -275,18 +300,16 @@ namespace {
     void checkHbm(Checker& check, const ChipSpec& spec)
     {
         const HbmSpec& hbm = spec.hbm;
-        check.range("/hbm/stacksPerChip", hbm.stacksPerChip, 0, 64, " stacks");
-        constexpr double kMaxStackGBps = 1e5;
-        constexpr double kMaxStackGiB = 1024;
+        check.field("/hbm/stacksPerChip", hbm.stacksPerChip);
         if (hbm.stacksPerChip > 0) {
             const std::string why = " with " + number(hbm.stacksPerChip) + " stacks";
-            check.positive("/hbm/bandwidthGBpsPerStack", hbm.bandwidthGBpsPerStack, kMaxStackGBps, " GB/s", why);
-            check.positive("/hbm/capacityGiBPerStack", hbm.capacityGiBPerStack, kMaxStackGiB, " GiB", why);
+            check.positiveField("/hbm/bandwidthGBpsPerStack", hbm.bandwidthGBpsPerStack, why);
+            check.positiveField("/hbm/capacityGiBPerStack", hbm.capacityGiBPerStack, why);
         } else {
-            check.range("/hbm/bandwidthGBpsPerStack", hbm.bandwidthGBpsPerStack, 0.0, kMaxStackGBps, " GB/s");
-            check.range("/hbm/capacityGiBPerStack", hbm.capacityGiBPerStack, 0.0, kMaxStackGiB, " GiB");
+            check.field("/hbm/bandwidthGBpsPerStack", hbm.bandwidthGBpsPerStack);
+            check.field("/hbm/capacityGiBPerStack", hbm.capacityGiBPerStack);
         }
-        check.range("/hbm/latencyNs", hbm.latencyNs, std::int64_t(0), std::int64_t(1'000'000), " ns");
+        check.field("/hbm/latencyNs", hbm.latencyNs);
         checkControllerPlacement(check, spec);
     }
 
@@ -314,10 +337,11 @@ std::vector<FieldError> validateChipSpec(const ChipSpec& spec)
     if (isBlank(spec.source))
         check.fail("/source", "must not be empty; say where the numbers come from (datasheet, paper, artifact)");
     check.utf8("/source", spec.source);
-    check.range("/chips", spec.chips, 1, 1024, " chips");
-    check.range("/coresPerChip", spec.coresPerChip, 1, int(kMaxCoresPerChip), " cores");
+    check.field("/chips", spec.chips);
+    check.field("/coresPerChip", spec.coresPerChip);
 
     const std::int64_t minimumSram = minimumSramBytesPerCore(spec.tileCost);
+    const auto kMaxSramBytesPerCore = std::int64_t(maxOf("/sramBytesPerCore"));
     const std::string sramRange
         = "; allowed: " + number(minimumSram) + " B to " + number(kMaxSramBytesPerCore) + " B (1 GiB)";
     if (spec.sramBytesPerCore < minimumSram)
@@ -327,7 +351,7 @@ std::vector<FieldError> validateChipSpec(const ChipSpec& spec)
     else if (spec.sramBytesPerCore > kMaxSramBytesPerCore)
         check.fail("/sramBytesPerCore", number(spec.sramBytesPerCore) + " B is larger than 1 GiB" + sramRange);
 
-    check.range("/clockHz", spec.clockHz, 1e6, 1e10, " Hz");
+    check.field("/clockHz", spec.clockHz);
     checkSramPort(check, spec);
     checkTileCost(check, spec);
     checkInterconnect(check, spec);

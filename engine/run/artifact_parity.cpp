@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/run/artifact_parity.h"
 
+#include "engine/core/parallel_for.h"
 #include "engine/core/read_file.h"
 #include "engine/import/artifact_front_end.h"
 
@@ -32,23 +33,6 @@ namespace {
         expr.tensors = op.tensors;
         expr.onchip = op.onchip;
         return expr;
-    }
-
-    /// Runs `work(i)` for i in [0, count) on up to `threads` threads.
-    template <class Work> void parallelFor(int count, int threads, Work&& work)
-    {
-        std::atomic<int> next { 0 };
-        auto worker = [&] {
-            for (int i = next++; i < count; i = next++)
-                work(i);
-        };
-        const int pool = std::max(1, std::min(count, threads));
-        std::vector<std::thread> helpers;
-        for (int t = 1; t < pool; ++t)
-            helpers.emplace_back(worker);
-        worker();
-        for (std::thread& helper : helpers)
-            helper.join();
     }
 
 } // namespace
@@ -132,7 +116,7 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
     std::vector<std::shared_ptr<const partition::artifact::ExprPlans>> shared(distinct.size());
     const int threads = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
     std::atomic<int> done { 0 };
-    parallelFor(int(distinct.size()), threads, [&](int e) {
+    parallelFor(distinct.size(), threads, [&](int e) {
         shared[std::size_t(e)] = partition::artifact::searchExprShared(distinct[std::size_t(e)], search, control);
         ++done;
     });
@@ -185,7 +169,7 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
             designs.push_back(*design);
     }
     run.designs.resize(designs.size());
-    parallelFor(int(designs.size()), threads, [&](int d) {
+    parallelFor(designs.size(), threads, [&](int d) {
         ParityDesign& out = run.designs[std::size_t(d)];
         out.design = designs[std::size_t(d)];
         const auto start = Clock::now();

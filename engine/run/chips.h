@@ -9,8 +9,10 @@
 // - ChipSpec, its parts (Topology, TileCostSpec, ...) and FieldError (field path + message);
 // - elk.chip/1 JSON: chipSpecFromJson (every problem with its field), chipSpecToJson;
 // - validateChipSpec, minimumSramBytesPerCore;
-// - the built-in presets: builtinPresets, findBuiltinPreset, builtinPresetJson.
+// - the built-in presets: builtinPresets, findBuiltinPreset, builtinPresetJson;
+// - the numeric fields declared once: chipFields, findChipField (editor, sweeps, labels).
 
+#include "engine/chip/chip_fields.h"
 #include "engine/chip/chip_spec.h"
 #include "engine/chip/chip_spec_json.h"
 #include "engine/chip/chip_validate.h"

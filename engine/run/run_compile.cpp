@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/run/run_compile.h"
 
+#include "engine/core/parallel_for.h"
+
 #include "engine/chip/chip_spec_json.h"
 #include "engine/core/build_fingerprint.h"
 #include "engine/core/sha256.h"
@@ -350,20 +352,7 @@ CompileResult compileLoadedModel(
         std::vector<int> slotCounter(jobs.size(), 0);
         for (const Piece& piece : pieces)
             pieceOf.push_back(std::size_t(slotCounter[piece.job]++));
-        const auto runPool = [&](std::size_t tasks, auto&& one) {
-            std::atomic<std::size_t> next { 0 };
-            auto work = [&] {
-                for (std::size_t t = next++; t < tasks; t = next++)
-                    one(t);
-            };
-            const int count = std::clamp(threadCount, 1, std::max(1, int(tasks)));
-            std::vector<std::thread> pool;
-            for (int t = 1; t < count; ++t)
-                pool.emplace_back(work);
-            work();
-            for (std::thread& thread : pool)
-                thread.join();
-        };
+        const auto runPool = [&](std::size_t tasks, auto&& one) { parallelFor(tasks, threadCount, one); };
         runPool(pieces.size(), [&](std::size_t p) {
             const Piece& piece = pieces[p];
             partials[piece.job][pieceOf[p]] = partition::searchPart(

@@ -4,6 +4,7 @@
 // compiled model, so a bandwidth study searches once.
 #include "engine/store/run_points.h"
 
+#include "engine/core/parallel_for.h"
 #include "engine/store/result_store.h"
 
 #include <algorithm>
@@ -45,19 +46,7 @@ std::string joinedFieldErrors(const std::vector<run::FieldError>& errors)
 
 void forEachPoint(std::size_t total, int threads, RunControl& control, const std::function<void(std::size_t)>& work)
 {
-    const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
-    const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, std::max(1, int(total)));
-    std::atomic<std::size_t> next { 0 };
-    auto worker = [&] {
-        for (std::size_t i = next++; i < total && !control.stopRequested(); i = next++)
-            work(i);
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threadCount; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& thread : pool)
-        thread.join();
+    parallelFor(total, threads, work, [&] { return control.stopRequested(); });
 }
 
 void runPoints(const std::vector<run::RunSpecResult>& specs, ResultStore* store, RunControl& control, int threads,
@@ -120,87 +109,79 @@ void runPoints(const std::vector<run::RunSpecResult>& specs, ResultStore* store,
     };
 
     StopOnlyControl quiet(control);
-    std::atomic<std::size_t> next { 0 };
-    auto worker = [&] {
-        for (std::size_t slot = next++; slot < order.size() && !control.stopRequested(); slot = next++) {
-            const std::size_t p = order[slot];
-            const run::RunSpecResult& point = specs[p];
-            if (!point.ok()) {
-                PointOutcome failed;
-                failed.error = joinedFieldErrors(point.errors);
-                finish(p, std::move(failed));
-                continue;
-            }
-            const double clockHz = point.spec.chip.clockHz;
-            if (store != nullptr) {
-                PointOutcome hit;
-                hit.clockHz = clockHz;
-                hit.fromCache = true;
-                bool found = false;
-                if (latenciesOnly) {
-                    if (std::optional<std::vector<double>> latencies = store->loadLatencies(point.spec)) {
-                        hit.latencyMs = std::move(*latencies);
-                        found = true;
-                    }
-                } else if (std::optional<std::vector<run::DesignRun>> designs = store->loadDesigns(point.spec, false)) {
-                    hit.designs = std::move(*designs);
-                    for (const run::DesignRun& design : hit.designs)
-                        hit.latencyMs.push_back(latencyMsOf(design, clockHz));
+    const auto runSlot = [&](std::size_t slot) {
+        const std::size_t p = order[slot];
+        const run::RunSpecResult& point = specs[p];
+        if (!point.ok()) {
+            PointOutcome failed;
+            failed.error = joinedFieldErrors(point.errors);
+            finish(p, std::move(failed));
+            return;
+        }
+        const double clockHz = point.spec.chip.clockHz;
+        if (store != nullptr) {
+            PointOutcome hit;
+            hit.clockHz = clockHz;
+            hit.fromCache = true;
+            bool found = false;
+            if (latenciesOnly) {
+                if (std::optional<std::vector<double>> latencies = store->loadLatencies(point.spec)) {
+                    hit.latencyMs = std::move(*latencies);
                     found = true;
                 }
-                if (found) {
-                    finish(p, std::move(hit));
-                    release(keyOf[p]);
-                    continue;
-                }
+            } else if (std::optional<std::vector<run::DesignRun>> designs = store->loadDesigns(point.spec, false)) {
+                hit.designs = std::move(*designs);
+                for (const run::DesignRun& design : hit.designs)
+                    hit.latencyMs.push_back(latencyMsOf(design, clockHz));
+                found = true;
             }
-            KeyState& key = *keys.at(keyOf[p]);
-            std::shared_ptr<const run::CompiledModel> compiled;
-            std::string keyError;
-            {
-                const std::lock_guard lock(key.mutex);
-                if (!key.compiled && key.error.empty()) {
-                    run::CompileResult built = run::compileCached(point.spec, store, quiet, compileThreads);
-                    if (built.status == RunStatus::Stopped)
-                        return;
-                    if (built.ok())
-                        key.compiled = std::move(built.compiled);
-                    else
-                        key.error = built.errors.empty() ? "compile failed" : built.errors.front();
-                }
-                compiled = key.compiled;
-                keyError = key.error;
+            if (found) {
+                finish(p, std::move(hit));
+                release(keyOf[p]);
+                return;
             }
-            PointOutcome outcome;
-            outcome.clockHz = clockHz;
-            if (!keyError.empty()) {
-                outcome.error = keyError;
-            } else {
-                run::CacheOutcome cache;
-                run::RunResult run = run::runCached(point.spec, store, quiet, 1, compiled, false, &cache);
-                if (run.status == RunStatus::Stopped)
-                    return;
-                outcome.fromCache = cache.runHit;
-                if (!run.ok()) {
-                    outcome.error = run.errors.empty() ? "failed" : run.errors.front();
-                } else {
-                    for (const run::DesignRun& design : run.designs)
-                        outcome.latencyMs.push_back(latencyMsOf(design, clockHz));
-                    if (!latenciesOnly)
-                        outcome.designs = std::move(run.designs);
-                }
-            }
-            compiled.reset();
-            finish(p, std::move(outcome));
-            release(keyOf[p]);
         }
+        KeyState& key = *keys.at(keyOf[p]);
+        std::shared_ptr<const run::CompiledModel> compiled;
+        std::string keyError;
+        {
+            const std::lock_guard lock(key.mutex);
+            if (!key.compiled && key.error.empty()) {
+                run::CompileResult built = run::compileCached(point.spec, store, quiet, compileThreads);
+                if (built.status == RunStatus::Stopped)
+                    return;
+                if (built.ok())
+                    key.compiled = std::move(built.compiled);
+                else
+                    key.error = built.errors.empty() ? "compile failed" : built.errors.front();
+            }
+            compiled = key.compiled;
+            keyError = key.error;
+        }
+        PointOutcome outcome;
+        outcome.clockHz = clockHz;
+        if (!keyError.empty()) {
+            outcome.error = keyError;
+        } else {
+            run::CacheOutcome cache;
+            run::RunResult run = run::runCached(point.spec, store, quiet, 1, compiled, false, &cache);
+            if (run.status == RunStatus::Stopped)
+                return;
+            outcome.fromCache = cache.runHit;
+            if (!run.ok()) {
+                outcome.error = run.errors.empty() ? "failed" : run.errors.front();
+            } else {
+                for (const run::DesignRun& design : run.designs)
+                    outcome.latencyMs.push_back(latencyMsOf(design, clockHz));
+                if (!latenciesOnly)
+                    outcome.designs = std::move(run.designs);
+            }
+        }
+        compiled.reset();
+        finish(p, std::move(outcome));
+        release(keyOf[p]);
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threadCount; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& thread : pool)
-        thread.join();
+    parallelFor(order.size(), threadCount, runSlot, [&] { return control.stopRequested(); });
 }
 
 } // namespace elk::store

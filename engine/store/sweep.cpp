@@ -4,6 +4,8 @@
 // share partition tables share one compiled model, so a bandwidth sweep searches once.
 #include "engine/run/sweep.h"
 
+#include "engine/run/chips.h"
+
 #include "engine/core/sha256.h"
 #include "engine/run/run_compile.h"
 #include "engine/store/parity_cache.h"
@@ -75,23 +77,11 @@ namespace {
 
     std::string labelOf(const std::string& field)
     {
-        static const std::map<std::string, std::string> known = {
-            { "hbm.bandwidthGBpsPerStack", "HBM bandwidth per stack (GB/s)" },
-            { "hbm.stacksPerChip", "HBM stacks per chip" },
-            { "hbm.latencyNs", "HBM latency (ns)" },
-            { "interconnect.linkBandwidthGBpsPerCore", "NoC link bandwidth per core (GB/s)" },
-            { "interconnect.topology", "Interconnect topology" },
-            { "interconnect.hopLatencyCycles", "Hop latency (cycles)" },
-            { "interconnect.syncCostCycles", "Sync cost (cycles)" },
-            { "interChip.linkBandwidthGBps", "Inter-chip bandwidth per chip (GB/s)" },
-            { "coresPerChip", "Cores per chip" },
-            { "chips", "Chips" },
-            { "sramBytesPerCore", "SRAM per core (bytes)" },
-            { "clockHz", "Clock (Hz)" },
-        };
         const std::string name = dotted(field);
-        if (const auto it = known.find(name); it != known.end())
-            return it->second;
+        if (const chip::ChipField* row = chip::findChipField(name))
+            return std::string(row->axisLabel); // declared once, in engine/chip/chip_fields.cpp
+        if (name == "interconnect.topology")
+            return "Interconnect topology";
         // Units are in the field names: say them.
         static const std::pair<const char*, const char*> units[] = { { "GBps", "GB/s" }, { "GiB", "GiB" },
             { "Bytes", "bytes" }, { "Cycles", "cycles" }, { "Hz", "Hz" }, { "Ns", "ns" } };

@@ -5,6 +5,7 @@
 // partition key, fields that follow (mesh size, controller placement), CSV shape, stop.
 #include "engine/run/sweep.h"
 
+#include "engine/run/chips.h"
 #include "engine/run/run_compile.h"
 #include "engine/store/result_store.h"
 #include "engine/store/store_test_hook.h"
@@ -132,8 +133,11 @@ private slots:
             std::string("HBM bandwidth per stack (GB/s)"));
         QCOMPARE(run::parseSweepAxis("/interconnect/linkBandwidthGBpsPerCore=1,2").axis.label,
             std::string("NoC link bandwidth per core (GB/s)"));
+        // Every numeric field's label comes from the chip field table (engine/chip/chip_fields.cpp).
         QCOMPARE(run::parseSweepAxis("interChip.latencyCycles=1,2").axis.label,
-            std::string("interChip.latencyCycles (cycles)"));
+            std::string(elk::chip::findChipField("/interChip/latencyCycles")->axisLabel));
+        QCOMPARE(
+            run::parseSweepAxis("interChip.latencyCycles=1,2").axis.label, std::string("Inter-chip latency (cycles)"));
     }
 
     void rejectsBadAxes_data()

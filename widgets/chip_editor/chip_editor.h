@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include <QHash>
@@ -92,6 +93,7 @@ private:
     QWidget* buildHeader();
     QWidget* buildProblemsPanel();
     void addNumber(QFormLayout* form, const NumberDef& def);
+    void addTableFields(QFormLayout* form, std::string_view group);
     void addLineEdit(QFormLayout* form, const QString& pointer, const QString& label, const QString& help,
         std::function<QString(const elk::chip::ChipSpec&)> get,
         std::function<void(elk::chip::ChipSpec&, const QString&)> set);

@@ -3,6 +3,8 @@
 // The form half of ChipEditor: one row per ChipSpec field, grouped as in the JSON.
 #include "widgets/chip_editor/chip_editor.h"
 
+#include "engine/run/chips.h"
+
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -284,6 +286,31 @@ void ChipEditor::addFittedPath(QFormLayout* form)
     });
 }
 
+void ChipEditor::addTableFields(QFormLayout* form, std::string_view group)
+{
+    // The numeric fields are declared once, in engine/chip/chip_fields.cpp.
+    for (const elk::chip::ChipField& row : elk::chip::chipFields()) {
+        if (row.group != group)
+            continue;
+        NumberDef def;
+        def.pointer = QString::fromUtf8(row.pointer.data(), qsizetype(row.pointer.size()));
+        def.label = QString::fromUtf8(row.label.data(), qsizetype(row.label.size()));
+        def.help = QString::fromUtf8(row.help.data(), qsizetype(row.help.size()));
+        def.suffix = QString::fromUtf8(row.editorUnit.data(), qsizetype(row.editorUnit.size()));
+        def.decimals = row.editorDecimals;
+        def.maximum = row.maxValue / row.editorScale;
+        def.scale = row.editorScale;
+        def.integral = row.integer();
+        def.get = [&row](const ChipSpec& spec) { return row.get(spec); };
+        def.set = [&row](ChipSpec& spec, double value) { row.set(spec, value); };
+        if (row.scope == elk::chip::FieldScope::Roofline)
+            def.applies = [](const ChipSpec& spec) { return isRoofline(spec); };
+        else if (row.scope == elk::chip::FieldScope::Mesh)
+            def.applies = [](const ChipSpec& spec) { return isMesh(spec); };
+        addNumber(form, def);
+    }
+}
+
 QWidget* ChipEditor::buildForm()
 {
     auto* page = new QWidget;
@@ -306,31 +333,7 @@ QWidget* ChipEditor::buildForm()
         [](ChipSpec& spec, const QString& text) { spec.source = text.toStdString(); });
 
     form = newGroup(column, tr("Cores"));
-    addNumber(form,
-        { QStringLiteral("/chips"), tr("Chips"),
-            tr("Number of identical chips working together (e.g. 4 for an IPU-POD4)."), {}, 0, 1e6, 1, true,
-            [](const ChipSpec& s) { return double(s.chips); }, [](ChipSpec& s, double v) { s.chips = int(v); }, {} });
-    addNumber(form,
-        { QStringLiteral("/coresPerChip"), tr("Cores per chip"),
-            tr("Compute cores (tiles) on one chip, each with its own SRAM."), tr("cores"), 0, 1e8, 1, true,
-            [](const ChipSpec& s) { return double(s.coresPerChip); },
-            [](ChipSpec& s, double v) { s.coresPerChip = int(v); }, {} });
-    addNumber(form,
-        { QStringLiteral("/sramBytesPerCore"), tr("SRAM per core"),
-            tr("Local SRAM of one core, in KiB (1 KiB = 1024 bytes); stored in bytes."), tr("KiB"), 4, 1024.0 * 1024.0,
-            1024, true, [](const ChipSpec& s) { return double(s.sramBytesPerCore); },
-            [](ChipSpec& s, double v) { s.sramBytesPerCore = std::int64_t(v); }, {} });
-    addNumber(form,
-        { QStringLiteral("/sramBandwidthBytesPerCyclePerCore"), tr("SRAM port bandwidth"),
-            tr("Bytes per cycle one core's SRAM port serves, its own compute and remote accesses together; "
-               "the simulator slows a core's compute while preloads stream into its SRAM. 0 = not "
-               "modelled; otherwise at least the per-core link bandwidth."),
-            tr("B/cycle"), 3, 1e6, 1, false, [](const ChipSpec& s) { return s.sramBandwidthBytesPerCyclePerCore; },
-            [](ChipSpec& s, double v) { s.sramBandwidthBytesPerCyclePerCore = v; }, {} });
-    addNumber(form,
-        { QStringLiteral("/clockHz"), tr("Clock"), tr("Core clock in GHz (stored in Hz); converts cycles to seconds."),
-            tr("GHz"), 6, 100, 1e9, false, [](const ChipSpec& s) { return s.clockHz; },
-            [](ChipSpec& s, double v) { s.clockHz = v; }, {} });
+    addTableFields(form, "Cores");
 
     form = newGroup(column, tr("Tile cost model"));
     QList<QPair<QString, int>> models;
@@ -347,34 +350,7 @@ QWidget* ChipEditor::buildForm()
            "below) or fitted (a model file)."),
         models, [](const ChipSpec& s) { return int(s.tileCost.model); },
         [](ChipSpec& s, int v) { s.tileCost.model = TileCostModelKind(v); });
-    const auto roofline = [](const ChipSpec& s) { return isRoofline(s); };
-    addNumber(form,
-        { QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp32"), tr("Peak FP32"),
-            tr("Roofline: peak FP32 FLOP per cycle of one core."), tr("FLOP/cycle"), 3, 1e7, 1, false,
-            [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp32; },
-            [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp32 = v; }, roofline });
-    addNumber(form,
-        { QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp16"), tr("Peak FP16/BF16"),
-            tr("Roofline: peak FP16 (and BF16) FLOP per cycle of one core."), tr("FLOP/cycle"), 3, 1e7, 1, false,
-            [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp16; },
-            [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp16 = v; }, roofline });
-    addNumber(form,
-        { QStringLiteral("/tileCost/roofline/peakFlopPerCycleFp8"), tr("Peak FP8/INT8"),
-            tr("Roofline: peak FP8 (and INT8) FLOP per cycle of one core; 0 = no FP8 units, FP8 runs at the "
-               "FP16 peak."),
-            tr("FLOP/cycle"), 3, 1e7, 1, false,
-            [](const ChipSpec& s) { return s.tileCost.roofline.peakFlopPerCycleFp8; },
-            [](ChipSpec& s, double v) { s.tileCost.roofline.peakFlopPerCycleFp8 = v; }, roofline });
-    addNumber(form,
-        { QStringLiteral("/tileCost/roofline/sramBytesPerCycle"), tr("SRAM bandwidth"),
-            tr("Roofline: bytes one core reads or writes in its SRAM per cycle."), tr("B/cycle"), 3, 1e6, 1, false,
-            [](const ChipSpec& s) { return s.tileCost.roofline.sramBytesPerCycle; },
-            [](ChipSpec& s, double v) { s.tileCost.roofline.sramBytesPerCycle = v; }, roofline });
-    addNumber(form,
-        { QStringLiteral("/tileCost/roofline/opOverheadCycles"), tr("Op overhead"),
-            tr("Roofline: fixed launch cost of every operator tile, in cycles."), tr("cycles"), 0, 1e9, 1, true,
-            [](const ChipSpec& s) { return double(s.tileCost.roofline.opOverheadCycles); },
-            [](ChipSpec& s, double v) { s.tileCost.roofline.opOverheadCycles = std::int64_t(v); }, roofline });
+    addTableFields(form, "Tile cost model");
     addFittedPath(form);
 
     form = newGroup(column, tr("On-chip interconnect"));
@@ -389,69 +365,13 @@ QWidget* ChipEditor::buildForm()
         tr("all-to-all: a global exchange (IPU); mesh2d: routers in a width × height grid per chip."), topologies,
         [](const ChipSpec& s) { return int(s.interconnect.topology); },
         [](ChipSpec& s, int v) { s.interconnect.topology = Topology(v); });
-    const auto mesh = [](const ChipSpec& s) { return isMesh(s); };
-    addNumber(form,
-        { QStringLiteral("/interconnect/meshWidth"), tr("Mesh width"),
-            tr("mesh2d: routers per row on one chip; width × height must equal cores per chip."), tr("routers"), 0, 1e6,
-            1, true, [](const ChipSpec& s) { return double(s.interconnect.meshWidth); },
-            [](ChipSpec& s, double v) { s.interconnect.meshWidth = int(v); }, mesh });
-    addNumber(form,
-        { QStringLiteral("/interconnect/meshHeight"), tr("Mesh height"),
-            tr("mesh2d: routers per column on one chip; width × height must equal cores per chip."), tr("routers"), 0,
-            1e6, 1, true, [](const ChipSpec& s) { return double(s.interconnect.meshHeight); },
-            [](ChipSpec& s, double v) { s.interconnect.meshHeight = int(v); }, mesh });
-    addNumber(form,
-        { QStringLiteral("/interconnect/linkBandwidthGBpsPerCore"), tr("Link bandwidth per core"),
-            tr("Each core's ingress (and egress) port, in GB/s (1 GB = 10⁹ bytes)."), tr("GB/s"), 3, 1e6, 1, false,
-            [](const ChipSpec& s) { return s.interconnect.linkBandwidthGBpsPerCore; },
-            [](ChipSpec& s, double v) { s.interconnect.linkBandwidthGBpsPerCore = v; }, {} });
-    addNumber(form,
-        { QStringLiteral("/interconnect/hopLatencyCycles"), tr("Hop latency"),
-            tr("Cycles per router hop (mesh2d) or per transfer (all-to-all)."), tr("cycles"), 0, 1e9, 1, true,
-            [](const ChipSpec& s) { return double(s.interconnect.hopLatencyCycles); },
-            [](ChipSpec& s, double v) { s.interconnect.hopLatencyCycles = std::int64_t(v); }, {} });
-    addNumber(form,
-        { QStringLiteral("/interconnect/syncCostCycles"), tr("Sync cost"),
-            tr("Cycles of one global exchange synchronisation."), tr("cycles"), 0, 1e9, 1, true,
-            [](const ChipSpec& s) { return double(s.interconnect.syncCostCycles); },
-            [](ChipSpec& s, double v) { s.interconnect.syncCostCycles = std::int64_t(v); }, {} });
+    addTableFields(form, "On-chip interconnect");
 
     form = newGroup(column, tr("Inter-chip links"));
-    addNumber(form,
-        { QStringLiteral("/interChip/linkBandwidthGBps"), tr("Bandwidth per chip"),
-            tr("All inter-chip links of one chip together, in GB/s."), tr("GB/s"), 3, 1e7, 1, false,
-            [](const ChipSpec& s) { return s.interChip.linkBandwidthGBps; },
-            [](ChipSpec& s, double v) { s.interChip.linkBandwidthGBps = v; }, {} });
-    addNumber(form,
-        { QStringLiteral("/interChip/latencyCycles"), tr("Latency"), tr("Cycles of one inter-chip transfer."),
-            tr("cycles"), 0, 1e9, 1, true, [](const ChipSpec& s) { return double(s.interChip.latencyCycles); },
-            [](ChipSpec& s, double v) { s.interChip.latencyCycles = std::int64_t(v); }, {} });
-    addNumber(form,
-        { QStringLiteral("/interChip/overheadFactor"), tr("Overhead factor"),
-            tr("Multiplies inter-core communication time when an operator spans chips (≥ 1)."), tr("×"), 3, 1000, 1,
-            false, [](const ChipSpec& s) { return s.interChip.overheadFactor; },
-            [](ChipSpec& s, double v) { s.interChip.overheadFactor = v; }, {} });
+    addTableFields(form, "Inter-chip links");
 
     form = newGroup(column, tr("HBM"));
-    addNumber(form,
-        { QStringLiteral("/hbm/stacksPerChip"), tr("Stacks per chip"),
-            tr("HBM stacks (or memory channels) attached to each chip; 0 = no off-chip memory."), {}, 0, 1e4, 1, true,
-            [](const ChipSpec& s) { return double(s.hbm.stacksPerChip); },
-            [](ChipSpec& s, double v) { s.hbm.stacksPerChip = int(v); }, {} });
-    addNumber(form,
-        { QStringLiteral("/hbm/bandwidthGBpsPerStack"), tr("Bandwidth per stack"),
-            tr("Peak bandwidth of one stack, in GB/s."), tr("GB/s"), 3, 1e6, 1, false,
-            [](const ChipSpec& s) { return s.hbm.bandwidthGBpsPerStack; },
-            [](ChipSpec& s, double v) { s.hbm.bandwidthGBpsPerStack = v; }, {} });
-    addNumber(form,
-        { QStringLiteral("/hbm/capacityGiBPerStack"), tr("Capacity per stack"),
-            tr("Capacity of one stack, in GiB (2³⁰ bytes)."), tr("GiB"), 3, 1e6, 1, false,
-            [](const ChipSpec& s) { return s.hbm.capacityGiBPerStack; },
-            [](ChipSpec& s, double v) { s.hbm.capacityGiBPerStack = v; }, {} });
-    addNumber(form,
-        { QStringLiteral("/hbm/latencyNs"), tr("Latency"), tr("Access latency of HBM, in nanoseconds."), tr("ns"), 0,
-            1e9, 1, true, [](const ChipSpec& s) { return double(s.hbm.latencyNs); },
-            [](ChipSpec& s, double v) { s.hbm.latencyNs = std::int64_t(v); }, {} });
+    addTableFields(form, "HBM");
     QList<QPair<QString, int>> placements;
     const QHash<int, QString> placementHelp { { int(ControllerPlacement::Spread), tr("evenly over core ids") },
         { int(ControllerPlacement::WestEdge), tr("mesh column 0") },
