@@ -194,6 +194,100 @@ namespace {
         return sets > 0 ? std::size_t(previous) + 1 == inputs.size() : inputs.empty();
     }
 
+    /// One partition search: an operator input, whole or as parts.
+    struct Job {
+        std::size_t input = 0;
+        InputSplit split;
+    };
+
+    /// Runs searches of (input, split) jobs on the pool; results by job index. Each search runs as parts
+    /// over its first dim's split values (up to two per thread, so that one large search does not keep
+    /// the others waiting), then its parts merge; results do not depend on how it was cut
+    /// (finishSearch()).
+    struct JobSearch {
+        const std::vector<partition::PartitionInput>& inputs;
+        const partition::PartitionSettings& settings;
+        const cost::TileCostModel& costModel;
+        const cost::TransferCost& transfer;
+        int threadCount = 1;
+        SharedControl& shared;
+
+        std::vector<partition::PartitionResult> operator()(const std::vector<Job>& jobs) const
+        {
+            std::vector<partition::PartitionInput> parts(jobs.size());
+            for (std::size_t j = 0; j < jobs.size(); ++j)
+                parts[j]
+                    = jobs[j].split.parts > 1 ? partOf(inputs[jobs[j].input], jobs[j].split) : inputs[jobs[j].input];
+            struct Piece {
+                std::size_t job = 0;
+                int begin = 0, end = 0;
+            };
+            std::vector<std::vector<partition::PartialSearch>> partials(jobs.size());
+            std::vector<Piece> pieces;
+            std::vector<std::size_t> bySize(jobs.size());
+            for (std::size_t j = 0; j < jobs.size(); ++j)
+                bySize[j] = j;
+            // Largest searches first so that threads finish together.
+            std::stable_sort(bySize.begin(), bySize.end(), [&](std::size_t a, std::size_t b) {
+                return model::iterationCount(parts[a].expr) > model::iterationCount(parts[b].expr);
+            });
+            for (std::size_t j : bySize) {
+                const int candidates = partition::firstDimCandidates(parts[j], settings);
+                const int count = std::clamp(
+                    threadCount > 1 ? std::min(candidates, 2 * threadCount) : 1, 1, std::max(1, candidates));
+                partials[j].resize(std::size_t(count));
+                for (int c = 0; c < count; ++c)
+                    pieces.push_back(Piece { j, c * candidates / count, (c + 1) * candidates / count });
+            }
+            std::vector<std::size_t> pieceOf; // piece index → slot in partials[job]
+            std::vector<int> slotCounter(jobs.size(), 0);
+            for (const Piece& piece : pieces)
+                pieceOf.push_back(std::size_t(slotCounter[piece.job]++));
+            parallelFor(pieces.size(), threadCount, [&](std::size_t p) {
+                const Piece& piece = pieces[p];
+                partials[piece.job][pieceOf[p]] = partition::searchPart(
+                    parts[piece.job], settings, costModel, transfer, piece.begin, piece.end, shared);
+            });
+            std::vector<partition::PartitionResult> searched(jobs.size());
+            parallelFor(bySize.size(), threadCount, [&](std::size_t k) {
+                const std::size_t j = bySize[k];
+                searched[j] = partition::finishSearch(parts[j], settings, costModel, transfer, partials[j], shared);
+                shared.opDone(std::int64_t(jobs.size()));
+            });
+            return searched;
+        }
+    };
+
+    /// Pipelined variants: 2×, 4×, … the base parts over one dim the HBM inputs use, up to 8 parts.
+    std::vector<Job> pipelineJobsFor(const std::vector<partition::PartitionInput>& inputs,
+        const std::vector<partition::PartitionResult>& whole, const std::vector<InputSplit>& baseSplit,
+        std::int64_t sramBytesPerCore)
+    {
+        std::vector<Job> jobs;
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            if (!worthPipelining(*whole[i].plans, sramBytesPerCore))
+                continue;
+            const InputSplit base = baseSplit[i];
+            std::vector<int> dims = pipelineDims(inputs[i]);
+            if (base.parts > 1)
+                dims = std::find(dims.begin(), dims.end(), base.dim) != dims.end() ? std::vector<int> { base.dim }
+                                                                                   : std::vector<int> {};
+            for (int dim : dims) {
+                const std::int64_t extent = inputs[i].expr.dimExtents[std::size_t(dim)];
+                bool any = false;
+                for (int parts = 2 * base.parts; parts <= std::max(kMaxPipelineParts, base.parts); parts *= 2) {
+                    if (extent % parts != 0 || extent / parts < 1)
+                        break;
+                    jobs.push_back(Job { i, InputSplit { parts, dim } });
+                    any = true;
+                }
+                if (any)
+                    break; // one dim per operator: its largest that divides
+            }
+        }
+        return jobs;
+    }
+
 } // namespace
 
 std::string partitionKey(const RunSpec& spec)
@@ -312,61 +406,10 @@ CompileResult compileLoadedModel(
         return result;
     }
 
-    // Runs searches of (input, split) jobs on the pool; results by job index.
-    struct Job {
-        std::size_t input = 0;
-        InputSplit split;
-    };
     SharedControl shared(control);
     const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
-    const int threadCount = std::clamp(threads > 0 ? threads : hardware, 1, 64);
-    // Each search runs as parts over its first dim's split values (up to two per thread, so that one
-    // large search does not keep the others waiting), then its parts merge; results do not depend on
-    // how it was cut (finishSearch()).
-    const auto searchAll = [&](const std::vector<Job>& jobs) {
-        std::vector<partition::PartitionInput> parts(jobs.size());
-        for (std::size_t j = 0; j < jobs.size(); ++j)
-            parts[j] = jobs[j].split.parts > 1 ? partOf(inputs[jobs[j].input], jobs[j].split) : inputs[jobs[j].input];
-        struct Piece {
-            std::size_t job = 0;
-            int begin = 0, end = 0;
-        };
-        std::vector<std::vector<partition::PartialSearch>> partials(jobs.size());
-        std::vector<Piece> pieces;
-        std::vector<std::size_t> bySize(jobs.size());
-        for (std::size_t j = 0; j < jobs.size(); ++j)
-            bySize[j] = j;
-        // Largest searches first so that threads finish together.
-        std::stable_sort(bySize.begin(), bySize.end(), [&](std::size_t a, std::size_t b) {
-            return model::iterationCount(parts[a].expr) > model::iterationCount(parts[b].expr);
-        });
-        for (std::size_t j : bySize) {
-            const int candidates = partition::firstDimCandidates(parts[j], settings);
-            const int count
-                = std::clamp(threadCount > 1 ? std::min(candidates, 2 * threadCount) : 1, 1, std::max(1, candidates));
-            partials[j].resize(std::size_t(count));
-            for (int c = 0; c < count; ++c)
-                pieces.push_back(Piece { j, c * candidates / count, (c + 1) * candidates / count });
-        }
-        std::vector<std::size_t> pieceOf; // piece index → slot in partials[job]
-        std::vector<int> slotCounter(jobs.size(), 0);
-        for (const Piece& piece : pieces)
-            pieceOf.push_back(std::size_t(slotCounter[piece.job]++));
-        const auto runPool = [&](std::size_t tasks, auto&& one) { parallelFor(tasks, threadCount, one); };
-        runPool(pieces.size(), [&](std::size_t p) {
-            const Piece& piece = pieces[p];
-            partials[piece.job][pieceOf[p]] = partition::searchPart(
-                parts[piece.job], settings, *costModel.model, transfer, piece.begin, piece.end, shared);
-        });
-        std::vector<partition::PartitionResult> searched(jobs.size());
-        runPool(bySize.size(), [&](std::size_t k) {
-            const std::size_t j = bySize[k];
-            searched[j] = partition::finishSearch(parts[j], settings, *costModel.model, transfer, partials[j], shared);
-            shared.opDone(std::int64_t(jobs.size()));
-        });
-        return searched;
-    };
-
+    const JobSearch searchAll { inputs, settings, *costModel.model, transfer,
+        std::clamp(threads > 0 ? threads : hardware, 1, 64), shared };
     std::vector<Job> wholeJobs(inputs.size());
     for (std::size_t i = 0; i < inputs.size(); ++i)
         wholeJobs[i].input = i;
@@ -410,29 +453,7 @@ CompileResult compileLoadedModel(
         return result;
     }
 
-    // Pipelined variants: 2×, 4×, … the base parts over one dim the HBM inputs use, up to 8 parts.
-    std::vector<Job> pipelineJobs;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        if (!worthPipelining(*whole[i].plans, settings.sramBytesPerCore))
-            continue;
-        const InputSplit base = baseSplit[i];
-        std::vector<int> dims = pipelineDims(inputs[i]);
-        if (base.parts > 1)
-            dims = std::find(dims.begin(), dims.end(), base.dim) != dims.end() ? std::vector<int> { base.dim }
-                                                                               : std::vector<int> {};
-        for (int dim : dims) {
-            const std::int64_t extent = inputs[i].expr.dimExtents[std::size_t(dim)];
-            bool any = false;
-            for (int parts = 2 * base.parts; parts <= std::max(kMaxPipelineParts, base.parts); parts *= 2) {
-                if (extent % parts != 0 || extent / parts < 1)
-                    break;
-                pipelineJobs.push_back(Job { i, InputSplit { parts, dim } });
-                any = true;
-            }
-            if (any)
-                break; // one dim per operator: its largest that divides
-        }
-    }
+    const std::vector<Job> pipelineJobs = pipelineJobsFor(inputs, whole, baseSplit, settings.sramBytesPerCore);
     std::vector<partition::PartitionResult> pipelined = searchAll(pipelineJobs);
     if (control.stopRequested()) {
         result.status = RunStatus::Stopped;
