@@ -35,6 +35,25 @@ namespace {
         return expr;
     }
 
+    /// The artifact scheduler's knobs for a spec: its chip, the layer count and the quirks chosen.
+    schedule::artifact::ParityKnobs parityKnobs(const RunSpec& spec, const ParityOptions& options, int layers)
+    {
+        schedule::artifact::ParityKnobs knobs;
+        knobs.cores = spec.chip.totalCores();
+        knobs.sramBytesPerCore = spec.chip.sramBytesPerCore;
+        knobs.hbmMiBPerMs = options.quirks.hbmGBpsAsMiBPerMs ? spec.chip.totalHbmBandwidthGBps()
+                                                             : spec.chip.totalHbmBandwidthMiBPerMs();
+        knobs.cyclesPerMs = spec.chip.clockHz / 1000.0;
+        knobs.linkGiBpsPerCore = spec.chip.interconnect.linkBandwidthGBpsPerCore;
+        knobs.layers = layers;
+        knobs.meshRatio = options.meshRatio;
+        knobs.commScale = options.commScale;
+        knobs.compScale = options.compScale;
+        knobs.training = spec.phase == Phase::Train;
+        knobs.quirks = options.quirks.scheduler;
+        return knobs;
+    }
+
 } // namespace
 
 ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, RunControl& control)
@@ -148,19 +167,7 @@ ParityRun runArtifactParity(const RunSpec& spec, const ParityOptions& options, R
         op.dims = parsed.ops[i].dims;
         ops.push_back(op);
     }
-    schedule::artifact::ParityKnobs knobs;
-    knobs.cores = cores;
-    knobs.sramBytesPerCore = spec.chip.sramBytesPerCore;
-    knobs.hbmMiBPerMs
-        = options.quirks.hbmGBpsAsMiBPerMs ? spec.chip.totalHbmBandwidthGBps() : spec.chip.totalHbmBandwidthMiBPerMs();
-    knobs.cyclesPerMs = spec.chip.clockHz / 1000.0;
-    knobs.linkGiBpsPerCore = spec.chip.interconnect.linkBandwidthGBpsPerCore;
-    knobs.layers = run.layers;
-    knobs.meshRatio = options.meshRatio;
-    knobs.commScale = options.commScale;
-    knobs.compScale = options.compScale;
-    knobs.training = training;
-    knobs.quirks = options.quirks.scheduler;
+    const schedule::artifact::ParityKnobs knobs = parityKnobs(spec, options, run.layers);
     run.hbmMiBPerMs = knobs.hbmMiBPerMs;
 
     std::vector<schedule::Design> designs;
