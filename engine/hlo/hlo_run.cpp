@@ -110,181 +110,141 @@ namespace {
 
 } // namespace
 
-HloRunResult runHloModule(
-    const Module& given, const HloRunOptions& options, store::ResultStore* cache, RunControl& control)
-{
-    // `?` dims without a bound: bound from the options on a copy, or the run is refused.
-    std::optional<Module> bound;
-    if (options.dynamicDimSize) {
-        bound = given;
-        bindDynamicDims(*bound, *options.dynamicDimSize);
-    }
-    const Module& module = bound ? *bound : given;
-    HloRunResult result;
-    result.moduleName = module.name.empty() ? "(anonymous)" : module.name;
-    result.sourceFile = module.sourceName;
-    result.fusionEnabled = options.fusion.enabled;
+namespace {
 
-    if (options.dynamicDimSize && *options.dynamicDimSize < 1) {
-        result.errors.push_back("--dim ?=" + std::to_string(*options.dynamicDimSize) + ": sizes must be >= 1");
-        result.status = RunStatus::Failed;
-        return result;
-    }
-    if (const auto dynamic = unboundDynamicDims(module); !dynamic.empty()) {
-        std::string list;
-        constexpr std::size_t kListed = 5;
-        for (std::size_t i = 0; i < dynamic.size() && i < kListed; ++i)
-            list += "\n  " + module.sourceName + ":" + std::to_string(dynamic[i].location.line) + ":"
-                + std::to_string(dynamic[i].location.column) + ": " + dynamic[i].where;
-        if (dynamic.size() > kListed)
-            list += "\n  ... and " + std::to_string(dynamic.size() - kListed) + " more";
-        result.errors.push_back(std::to_string(dynamic.size()) + " type(s) have a dynamic dimension ('?') with no "
-            + "bound, so their sizes are unknown; give one size to all of them with --dim ?=N:" + list);
-        result.status = RunStatus::Failed;
-        return result;
-    }
-    const SystemPresetResult system = resolveSystemPreset(options.system);
-    if (!system.ok()) {
-        for (const PresetError& error : system.errors)
-            result.errors.push_back("system " + options.system + ": " + error.field + ": " + error.message);
-        result.status = RunStatus::Failed;
-        return result;
-    }
-    result.system = system.preset;
-    result.systemName = system.preset.name;
-    const DevicePresetResult device = resolveDevicePreset(system.preset.device);
-    if (!device.ok()) {
-        for (const PresetError& error : device.errors)
-            result.errors.push_back("device " + system.preset.device + ": " + error.field + ": " + error.message);
-        result.status = RunStatus::Failed;
-        return result;
-    }
-    result.device = device.preset;
-    if (options.efficiencyScale != 1 && options.efficiencyScale > 0) {
-        result.device.computeEfficiency /= options.efficiencyScale;
-        result.device.memoryEfficiency /= options.efficiencyScale;
-        result.device.efficiencyProvenance
-            = "scaled by 1/" + std::to_string(options.efficiencyScale) + " (validation fit)";
-    }
-
-    Chain chain;
-    for (const std::string& spec :
-        options.estimators.empty() ? std::vector<std::string> { "roofline" } : options.estimators) {
-        EstimatorResult made = makeEstimator(spec, result.device);
-        if (!made.ok()) {
-            result.errors.push_back(made.error);
-            continue;
+    /// The refusals before any work: unbound `?` dims, unknown presets, estimators that cannot be made.
+    /// Fills result.system, result.device and `chain`; false when the run is refused.
+    bool prepareRun(const Module& module, const HloRunOptions& options, HloRunResult& result, Chain& chain)
+    {
+        if (options.dynamicDimSize && *options.dynamicDimSize < 1) {
+            result.errors.push_back("--dim ?=" + std::to_string(*options.dynamicDimSize) + ": sizes must be >= 1");
+            return false;
         }
-        result.estimators.push_back(made.estimator->name());
-        chain.estimators.push_back(std::move(made.estimator));
-    }
-    if (!result.errors.empty()) {
-        result.status = RunStatus::Failed;
-        return result;
-    }
-
-    control.progress(0, 1, "analyse");
-    FlattenOptions flatten;
-    flatten.defaultTripCount = options.defaultTripCount;
-    flatten.deviceCount = system.preset.deviceCount();
-    const HloProgram program = flattenModule(module, flatten);
-    result.warnings = program.warnings;
-    if (!program.ok()) {
-        result.errors = program.errors;
-        result.status = RunStatus::Failed;
-        return result;
-    }
-    const std::int64_t declared = module.declaredDeviceCount();
-    if (declared > 1 && declared != system.preset.deviceCount())
-        result.warnings.push_back("the module is partitioned for " + std::to_string(declared) + " devices; "
-            + system.preset.name + " has " + std::to_string(system.preset.deviceCount())
-            + ": collectives keep the module's replica groups");
-    // Collectives must name devices the system has; single-device groups move nothing (pmap
-    // exports lowered for one replica), which is worth saying.
-    std::int64_t singleDevice = 0;
-    for (const FlatOp& op : program.ops) {
-        if (!op.collective)
-            continue;
-        singleDevice += op.collective->groupSize == 1 ? 1 : 0;
-        for (const auto& group : op.collective->groups)
-            for (std::int64_t rank : group)
-                if (rank >= system.preset.deviceCount()) {
-                    result.errors.push_back(module.sourceName + ":" + std::to_string(op.op->location.line) + ":"
-                        + std::to_string(op.op->location.column) + ": " + op.op->name + " names device "
-                        + std::to_string(rank) + ", but " + system.preset.name + " has "
-                        + std::to_string(system.preset.deviceCount()) + " devices");
-                    result.status = RunStatus::Failed;
-                    return result;
-                }
-    }
-    if (singleDevice > 0)
-        result.warnings.push_back(std::to_string(singleDevice)
-            + " collectives have single-device replica groups (the module was exported for one replica?): they move "
-              "nothing");
-    result.unknownOps = program.unknownOps;
-    for (const FlatOp& op : program.ops)
-        if (op.opClass != OpClass::Free)
-            ++result.opCount;
-    result.totalFlops = program.totalFlops();
-
-    const FusionResult fusion = fuseProgram(program, options.fusion);
-    result.fusionMode = toString(fusion.mode);
-    result.fusionEnabled = fusion.mode != FusionMode::None;
-    result.unfusedBytes = fusion.unfusedBytes;
-    result.fusedBytes = fusion.fusedBytes;
-    const SliceResult slices = sliceProgram(program, fusion, options.slice);
-    if (control.stopRequested()) {
-        result.status = RunStatus::Stopped;
-        return result;
-    }
-
-    std::vector<std::uint32_t> unpriced; // kernels no estimator supports, in step order
-    std::vector<std::pair<store::RegionCacheKey, store::CachedRegion>> toStore;
-    std::vector<KernelEstimate> kernelEstimates(fusion.kernels.size());
-    std::set<std::string> notes; // estimator notes, each said once
-    std::map<std::string, std::vector<KernelEstimate>> memo; // regions estimated in this run, by cache key
-    const auto regionCount = std::int64_t(slices.regions.size());
-    for (std::size_t r = 0; r < slices.regions.size(); ++r) {
-        control.progress(std::int64_t(r), regionCount, "estimate");
-        if (control.stopRequested()) {
-            result.status = RunStatus::Stopped;
-            return result;
+        if (const auto dynamic = unboundDynamicDims(module); !dynamic.empty()) {
+            std::string list;
+            constexpr std::size_t kListed = 5;
+            for (std::size_t i = 0; i < dynamic.size() && i < kListed; ++i)
+                list += "\n  " + module.sourceName + ":" + std::to_string(dynamic[i].location.line) + ":"
+                    + std::to_string(dynamic[i].location.column) + ": " + dynamic[i].where;
+            if (dynamic.size() > kListed)
+                list += "\n  ... and " + std::to_string(dynamic.size() - kListed) + " more";
+            result.errors.push_back(std::to_string(dynamic.size()) + " type(s) have a dynamic dimension ('?') with no "
+                + "bound, so their sizes are unknown; give one size to all of them with --dim ?=N:" + list);
+            return false;
         }
-        const SliceRegion& region = slices.regions[r];
-        RegionReport report;
-        report.kind = region.kind;
-        report.kernels = std::int64_t(region.kernels.size());
-        StepNode node;
-        node.kind = region.kind;
-        node.dependencies = region.dependencies;
-        for (std::uint32_t k : region.kernels)
-            report.ops += std::int64_t(fusion.kernels[k].ops.size());
-        if (region.kind == RegionKind::Communication) {
-            const Kernel& kernel = fusion.kernels.at(region.kernels.front());
-            const FlatOp& flat = program.ops.at(kernel.ops.front());
-            const CollectiveInfo& info = *flat.collective;
-            const CollectiveTime time = collectiveTime(info, system.preset, options.algorithm);
-            report.seconds = time.seconds * kernel.executions;
-            report.estimator = std::string(toString(time.algorithm)) + " " + time.path;
-            report.collective = toString(info.kind);
-            report.bytes = time.bytesSentPerDevice * kernel.executions;
-            report.payloadBytes = info.operandBytes;
-            report.executions = kernel.executions;
-            report.groupSize = info.groupSize;
-            report.flops = kernel.flops * kernel.executions;
-            node.collective = info;
-            node.commBytesPerDevice = info.operandBytes;
-            node.executions = kernel.executions;
-            node.label = report.collective + " " + humanBytes(info.operandBytes) + " ×" + std::to_string(info.groupSize)
-                + (kernel.executions != 1 ? " (" + std::to_string(std::int64_t(kernel.executions)) + " times)" : "");
-        } else {
-            // Each kernel goes to the first estimator of the chain that supports it.
-            std::vector<std::vector<std::uint32_t>> assigned(chain.estimators.size());
+        const SystemPresetResult system = resolveSystemPreset(options.system);
+        if (!system.ok()) {
+            for (const PresetError& error : system.errors)
+                result.errors.push_back("system " + options.system + ": " + error.field + ": " + error.message);
+            return false;
+        }
+        result.system = system.preset;
+        result.systemName = system.preset.name;
+        const DevicePresetResult device = resolveDevicePreset(system.preset.device);
+        if (!device.ok()) {
+            for (const PresetError& error : device.errors)
+                result.errors.push_back("device " + system.preset.device + ": " + error.field + ": " + error.message);
+            return false;
+        }
+        result.device = device.preset;
+        if (options.efficiencyScale != 1 && options.efficiencyScale > 0) {
+            result.device.computeEfficiency /= options.efficiencyScale;
+            result.device.memoryEfficiency /= options.efficiencyScale;
+            result.device.efficiencyProvenance
+                = "scaled by 1/" + std::to_string(options.efficiencyScale) + " (validation fit)";
+        }
+        for (const std::string& spec :
+            options.estimators.empty() ? std::vector<std::string> { "roofline" } : options.estimators) {
+            EstimatorResult made = makeEstimator(spec, result.device);
+            if (!made.ok()) {
+                result.errors.push_back(made.error);
+                continue;
+            }
+            result.estimators.push_back(made.estimator->name());
+            chain.estimators.push_back(std::move(made.estimator));
+        }
+        return result.errors.empty();
+    }
+
+    /// Collectives must name devices the system has; single-device groups move nothing (pmap exports
+    /// lowered for one replica), which is worth saying. False when a collective names a missing device.
+    bool checkCollectives(
+        const Module& module, const HloProgram& program, const SystemPreset& system, HloRunResult& result)
+    {
+        const std::int64_t declared = module.declaredDeviceCount();
+        if (declared > 1 && declared != system.deviceCount())
+            result.warnings.push_back("the module is partitioned for " + std::to_string(declared) + " devices; "
+                + system.name + " has " + std::to_string(system.deviceCount())
+                + ": collectives keep the module's replica groups");
+        std::int64_t singleDevice = 0;
+        for (const FlatOp& op : program.ops) {
+            if (!op.collective)
+                continue;
+            singleDevice += op.collective->groupSize == 1 ? 1 : 0;
+            for (const auto& group : op.collective->groups)
+                for (std::int64_t rank : group)
+                    if (rank >= system.deviceCount()) {
+                        result.errors.push_back(module.sourceName + ":" + std::to_string(op.op->location.line) + ":"
+                            + std::to_string(op.op->location.column) + ": " + op.op->name + " names device "
+                            + std::to_string(rank) + ", but " + system.name + " has "
+                            + std::to_string(system.deviceCount()) + " devices");
+                        return false;
+                    }
+        }
+        if (singleDevice > 0)
+            result.warnings.push_back(std::to_string(singleDevice)
+                + " collectives have single-device replica groups (the module was exported for one replica?): they "
+                  "move nothing");
+        return true;
+    }
+
+    /// A communication region: one collective, priced by the network model.
+    void priceCollective(const SliceRegion& region, const FusionResult& fusion, const HloProgram& program,
+        const SystemPreset& system, const HloRunOptions& options, RegionReport& report, StepNode& node)
+    {
+        const Kernel& kernel = fusion.kernels.at(region.kernels.front());
+        const FlatOp& flat = program.ops.at(kernel.ops.front());
+        const CollectiveInfo& info = *flat.collective;
+        const CollectiveTime time = collectiveTime(info, system, options.algorithm);
+        report.seconds = time.seconds * kernel.executions;
+        report.estimator = std::string(toString(time.algorithm)) + " " + time.path;
+        report.collective = toString(info.kind);
+        report.bytes = time.bytesSentPerDevice * kernel.executions;
+        report.payloadBytes = info.operandBytes;
+        report.executions = kernel.executions;
+        report.groupSize = info.groupSize;
+        report.flops = kernel.flops * kernel.executions;
+        node.collective = info;
+        node.commBytesPerDevice = info.operandBytes;
+        node.executions = kernel.executions;
+        node.label = report.collective + " " + humanBytes(info.operandBytes) + " ×" + std::to_string(info.groupSize)
+            + (kernel.executions != 1 ? " (" + std::to_string(std::int64_t(kernel.executions)) + " times)" : "");
+    }
+
+    /// Compute regions: each kernel goes to the first estimator of the chain that supports it; a region
+    /// estimated earlier in this run (a repeated layer) or in the region cache is not estimated again.
+    class ComputePricing {
+    public:
+        ComputePricing(const HloProgram& program, const FusionResult& fusion, Chain& chain, store::ResultStore* cache,
+            HloRunResult& result)
+            : m_program(program)
+            , m_fusion(fusion)
+            , m_chain(chain)
+            , m_cache(cache)
+            , m_result(result)
+            , m_kernelEstimates(fusion.kernels.size())
+        {
+        }
+
+        /// False when stopped.
+        bool price(const SliceRegion& region, std::size_t r, RegionReport& report, StepNode& node, RunControl& control)
+        {
+            std::vector<std::vector<std::uint32_t>> assigned(m_chain.estimators.size());
             for (std::uint32_t k : region.kernels) {
-                const Kernel& kernel = fusion.kernels[k];
+                const Kernel& kernel = m_fusion.kernels[k];
                 bool priced = false;
-                for (std::size_t e = 0; e < chain.estimators.size() && !priced; ++e)
-                    if (chain.estimators[e]->supports(kernel, program)) {
+                for (std::size_t e = 0; e < m_chain.estimators.size() && !priced; ++e)
+                    if (m_chain.estimators[e]->supports(kernel, m_program)) {
                         assigned[e].push_back(k);
                         priced = true;
                     }
@@ -293,81 +253,110 @@ HloRunResult runHloModule(
             }
             std::set<std::string> names;
             bool allCached = true;
-            for (std::size_t e = 0; e < chain.estimators.size(); ++e) {
+            for (std::size_t e = 0; e < m_chain.estimators.size(); ++e) {
                 if (assigned[e].empty())
                     continue;
-                ComputeEstimator& estimator = *chain.estimators[e];
-                const store::RegionCacheKey key { estimator.hardwareHash(), estimator.name(), estimator.version(),
-                    regionKey(region, fusion, assigned[e]) };
-                std::optional<std::vector<KernelEstimate>> estimates;
-                const std::string memoKey = key.estimator + "\n" + key.regionHash;
-                if (const auto seen = memo.find(memoKey); seen != memo.end()) {
-                    // A repeated layer of this module: the same estimate, re-addressed to these kernels.
-                    estimates = seen->second;
-                    for (std::size_t i = 0; i < estimates->size(); ++i)
-                        (*estimates)[i].kernel = assigned[e][i];
-                    ++result.cacheHits;
-                } else if (cache != nullptr) {
-                    if (const auto hit = cache->loadRegion(key))
-                        estimates = decodeBreakdown(hit->breakdown, assigned[e]);
-                    if (estimates)
-                        ++result.cacheHits;
-                }
-                if (!estimates) {
-                    ++result.cacheMisses;
-                    allCached = false;
-                    estimates = estimator.estimate(program, fusion, assigned[e], control);
-                    if (control.stopRequested()) {
-                        result.status = RunStatus::Stopped;
-                        return result;
-                    }
-                    if (cache != nullptr) {
-                        double seconds = 0;
-                        for (const KernelEstimate& estimate : *estimates)
-                            seconds += estimate.seconds * fusion.kernels[estimate.kernel].executions;
-                        toStore.emplace_back(key, store::CachedRegion { seconds, encodeBreakdown(*estimates) });
-                    }
-                }
-                memo.emplace(memoKey, *estimates);
-                for (KernelEstimate& estimate : *estimates) {
-                    if (!estimate.note.empty() && notes.insert(estimate.note).second && notes.size() <= 5)
-                        result.warnings.push_back(estimate.estimator + ": " + estimate.note);
+                const std::optional<std::vector<KernelEstimate>> estimates
+                    = estimatesOf(*m_chain.estimators[e], region, assigned[e], allCached, control);
+                if (!estimates)
+                    return false;
+                for (const KernelEstimate& estimate : *estimates) {
+                    if (!estimate.note.empty() && m_notes.insert(estimate.note).second && m_notes.size() <= 5)
+                        m_result.warnings.push_back(estimate.estimator + ": " + estimate.note);
                     names.insert(estimate.estimator);
-                    kernelEstimates[estimate.kernel] = estimate;
+                    m_kernelEstimates[estimate.kernel] = estimate;
                 }
             }
-            report.cached = cache != nullptr && allCached;
-            for (std::uint32_t k : region.kernels) {
-                const Kernel& kernel = fusion.kernels[k];
-                const KernelEstimate& estimate = kernelEstimates[k];
-                report.seconds += estimate.seconds * kernel.executions;
-                report.flops += kernel.flops * kernel.executions;
-                report.bytes += kernel.bytes * kernel.executions;
-                KernelPoint point;
-                point.kernel = k;
-                point.label = kernelLabel(program, kernel);
-                point.flops = kernel.flops;
-                point.bytes = kernel.bytes;
-                point.seconds = estimate.seconds;
-                point.executions = kernel.executions;
-                point.computeBound = estimate.computeBound;
-                point.estimator = estimate.estimator;
-                point.peakType = kernel.peakType;
-                point.signature = kernel.signature;
-                result.kernels.push_back(std::move(point));
-            }
+            report.cached = m_cache != nullptr && allCached;
+            for (std::uint32_t k : region.kernels)
+                addKernel(k, report);
             for (const std::string& name : names)
                 report.estimator += (report.estimator.empty() ? "" : "+") + name;
             node.flops = report.flops;
             node.bytes = report.bytes;
             node.label = "compute " + std::to_string(r) + " (" + std::to_string(report.ops) + " ops)";
+            return true;
         }
-        node.seconds = report.seconds;
-        result.stepNodes.push_back(std::move(node));
-        result.regions.push_back(std::move(report));
-    }
-    if (!unpriced.empty()) {
-        // A kernel nobody priced would count 0 s: a step time that looks like an answer and is not.
+
+        /// The estimates not cached before, for the region cache.
+        std::vector<std::pair<store::RegionCacheKey, store::CachedRegion>> toStore;
+        std::vector<std::uint32_t> unpriced; ///< kernels no estimator supports, in step order
+
+    private:
+        std::optional<std::vector<KernelEstimate>> estimatesOf(ComputeEstimator& estimator, const SliceRegion& region,
+            const std::vector<std::uint32_t>& kernels, bool& allCached, RunControl& control)
+        {
+            const store::RegionCacheKey key { estimator.hardwareHash(), estimator.name(), estimator.version(),
+                regionKey(region, m_fusion, kernels) };
+            std::optional<std::vector<KernelEstimate>> estimates;
+            const std::string memoKey = key.estimator + "\n" + key.regionHash;
+            if (const auto seen = m_memo.find(memoKey); seen != m_memo.end()) {
+                // A repeated layer of this module: the same estimate, re-addressed to these kernels.
+                estimates = seen->second;
+                for (std::size_t i = 0; i < estimates->size(); ++i)
+                    (*estimates)[i].kernel = kernels[i];
+                ++m_result.cacheHits;
+            } else if (m_cache != nullptr) {
+                if (const auto hit = m_cache->loadRegion(key))
+                    estimates = decodeBreakdown(hit->breakdown, kernels);
+                if (estimates)
+                    ++m_result.cacheHits;
+            }
+            if (!estimates) {
+                ++m_result.cacheMisses;
+                allCached = false;
+                estimates = estimator.estimate(m_program, m_fusion, kernels, control);
+                if (control.stopRequested())
+                    return std::nullopt;
+                if (m_cache != nullptr) {
+                    double seconds = 0;
+                    for (const KernelEstimate& estimate : *estimates)
+                        seconds += estimate.seconds * m_fusion.kernels[estimate.kernel].executions;
+                    toStore.emplace_back(key, store::CachedRegion { seconds, encodeBreakdown(*estimates) });
+                }
+            }
+            m_memo.emplace(memoKey, *estimates);
+            return estimates;
+        }
+
+        void addKernel(std::uint32_t k, RegionReport& report)
+        {
+            const Kernel& kernel = m_fusion.kernels[k];
+            const KernelEstimate& estimate = m_kernelEstimates[k];
+            report.seconds += estimate.seconds * kernel.executions;
+            report.flops += kernel.flops * kernel.executions;
+            report.bytes += kernel.bytes * kernel.executions;
+            KernelPoint point;
+            point.kernel = k;
+            point.label = kernelLabel(m_program, kernel);
+            point.flops = kernel.flops;
+            point.bytes = kernel.bytes;
+            point.seconds = estimate.seconds;
+            point.executions = kernel.executions;
+            point.computeBound = estimate.computeBound;
+            point.estimator = estimate.estimator;
+            point.peakType = kernel.peakType;
+            point.signature = kernel.signature;
+            m_result.kernels.push_back(std::move(point));
+        }
+
+        const HloProgram& m_program;
+        const FusionResult& m_fusion;
+        Chain& m_chain;
+        store::ResultStore* m_cache;
+        HloRunResult& m_result;
+        std::vector<KernelEstimate> m_kernelEstimates;
+        std::set<std::string> m_notes; // estimator notes, each said once
+        std::map<std::string, std::vector<KernelEstimate>> m_memo; // regions estimated in this run, by cache key
+    };
+
+    /// A kernel nobody priced would count 0 s: a step time that looks like an answer and is not. False
+    /// when the run is refused for it (without --allow-unpriced).
+    bool reportUnpriced(const std::vector<std::uint32_t>& unpriced, const Module& module, const HloProgram& program,
+        const FusionResult& fusion, const Chain& chain, const HloRunOptions& options, HloRunResult& result)
+    {
+        if (unpriced.empty())
+            return true;
         std::string tried;
         for (const auto& estimator : chain.estimators)
             tried += (tried.empty() ? "" : ", ") + estimator->name();
@@ -387,15 +376,101 @@ HloRunResult runHloModule(
         if (!options.allowUnpriced) {
             result.errors.push_back(what + "; add an estimator that prices them (e.g. --estimator roofline last), or "
                 + "--allow-unpriced to count them as 0 s:" + list);
-            result.status = RunStatus::Failed;
-            return result;
+            return false;
         }
         result.unpricedKernels = std::int64_t(unpriced.size());
         result.warnings.push_back(what + " count as 0 s (--allow-unpriced):" + list);
+        return true;
     }
-    if (cache != nullptr && !toStore.empty()) {
+
+} // namespace
+
+HloRunResult runHloModule(
+    const Module& given, const HloRunOptions& options, store::ResultStore* cache, RunControl& control)
+{
+    // `?` dims without a bound: bound from the options on a copy, or the run is refused.
+    std::optional<Module> bound;
+    if (options.dynamicDimSize) {
+        bound = given;
+        bindDynamicDims(*bound, *options.dynamicDimSize);
+    }
+    const Module& module = bound ? *bound : given;
+    HloRunResult result;
+    result.moduleName = module.name.empty() ? "(anonymous)" : module.name;
+    result.sourceFile = module.sourceName;
+    result.fusionEnabled = options.fusion.enabled;
+    Chain chain;
+    if (!prepareRun(module, options, result, chain)) {
+        result.status = RunStatus::Failed;
+        return result;
+    }
+
+    control.progress(0, 1, "analyse");
+    FlattenOptions flatten;
+    flatten.defaultTripCount = options.defaultTripCount;
+    flatten.deviceCount = result.system.deviceCount();
+    const HloProgram program = flattenModule(module, flatten);
+    result.warnings = program.warnings;
+    if (!program.ok()) {
+        result.errors = program.errors;
+        result.status = RunStatus::Failed;
+        return result;
+    }
+    if (!checkCollectives(module, program, result.system, result)) {
+        result.status = RunStatus::Failed;
+        return result;
+    }
+    result.unknownOps = program.unknownOps;
+    for (const FlatOp& op : program.ops)
+        if (op.opClass != OpClass::Free)
+            ++result.opCount;
+    result.totalFlops = program.totalFlops();
+
+    const FusionResult fusion = fuseProgram(program, options.fusion);
+    result.fusionMode = toString(fusion.mode);
+    result.fusionEnabled = fusion.mode != FusionMode::None;
+    result.unfusedBytes = fusion.unfusedBytes;
+    result.fusedBytes = fusion.fusedBytes;
+    const SliceResult slices = sliceProgram(program, fusion, options.slice);
+    if (control.stopRequested()) {
+        result.status = RunStatus::Stopped;
+        return result;
+    }
+
+    ComputePricing pricing(program, fusion, chain, cache, result);
+    const auto regionCount = std::int64_t(slices.regions.size());
+    for (std::size_t r = 0; r < slices.regions.size(); ++r) {
+        control.progress(std::int64_t(r), regionCount, "estimate");
+        if (control.stopRequested()) {
+            result.status = RunStatus::Stopped;
+            return result;
+        }
+        const SliceRegion& region = slices.regions[r];
+        RegionReport report;
+        report.kind = region.kind;
+        report.kernels = std::int64_t(region.kernels.size());
+        StepNode node;
+        node.kind = region.kind;
+        node.dependencies = region.dependencies;
+        for (std::uint32_t k : region.kernels)
+            report.ops += std::int64_t(fusion.kernels[k].ops.size());
+        if (region.kind == RegionKind::Communication) {
+            priceCollective(region, fusion, program, result.system, options, report, node);
+        } else if (!pricing.price(region, r, report, node, control)) {
+            result.status = RunStatus::Stopped;
+            return result;
+        }
+        node.seconds = report.seconds;
+        result.stepNodes.push_back(std::move(node));
+        result.regions.push_back(std::move(report));
+    }
+    if (!reportUnpriced(pricing.unpriced, module, program, fusion, chain, options, result)) {
+        result.status = RunStatus::Failed;
+        return result;
+    }
+    if (cache != nullptr && !pricing.toStore.empty()) {
         std::string error;
-        if (!cache->saveRegions(toStore, &error))
+        if (!cache->saveRegions(pricing.toStore, &error))
             result.warnings.push_back("region cache: " + error);
     }
 
