@@ -413,24 +413,13 @@ namespace {
         return type == "Reshape" || type == "Convert" || type == "Broadcast";
     }
 
-    ParseResult parseChecked(std::string_view jsonText, const ParseOptions& options)
-    {
-        ParseResult result;
-        if (options.batch < 1 || options.seq < 1 || options.kvLen < 1 || options.capacityMB < 0) {
-            result.error = "options: batch, seq and kvLen must be >= 1 and capacityMB >= 0";
-            return result;
-        }
-        if (options.modelName.starts_with("retnet")) {
-            result.error
-                = "retnet: not supported by the parity front end (the artifact's parser replicates its op list "
-                  "24 times and then crashes with an IndexError, elk-reference.md §1.2 step 7)";
-            return result;
-        }
-        auto read = readNodes(jsonText, result.error);
-        if (!read)
-            return result;
-        std::vector<Node>& nodes = *read;
+    using BroadcastSources
+        = std::unordered_map<std::int64_t, std::vector<int>>; ///< source id -> positions in the output
 
+    /// Step 2: Reshape, Broadcast and Convert spliced out of the node list, as the artifact does it;
+    /// fills each Broadcast's source positions. False with `error` on a malformed node.
+    bool spliceNodes(std::vector<Node>& nodes, BroadcastSources& broadcastSource, std::string& error)
+    {
         // Step 2, as the artifact does it. An id names the last node carrying it, and that node holds
         // the id's user list: one entry per read, so a user id appears once for every copy of the user
         // that reads it (llama2-70 and gemma2 list repeated layers under the same ids). Splicing a node
@@ -461,21 +450,19 @@ namespace {
         // a chain; real files insert a few thousand entries.
         constexpr std::size_t kMaxInserted = 10'000'000;
         std::size_t inserted = 0;
-        std::unordered_map<std::int64_t, std::vector<int>>
-            broadcastSource; // source id -> positions in the broadcast output
         for (std::size_t i = 0; i < nodes.size(); ++i) {
             const Node& n = nodes[i];
             if (!isSpliced(n.type) && n.type != "Concat")
                 continue;
             if (n.type == "Broadcast") {
-                std::string error;
-                const auto k = parseKernel(n, false, error);
+                std::string kernelError;
+                const auto k = parseKernel(n, false, kernelError);
                 const auto out = k ? indexEntries(k->expr, "output0") : std::nullopt;
                 const auto src = k ? indexEntries(k->expr, "input0") : std::nullopt;
                 if (!out || !src || n.inputs.size() != 1) {
-                    result.error
-                        = error.empty() ? describe(n) + ": expected one input and output0[...] = input0[...]" : error;
-                    return result;
+                    error = kernelError.empty() ? describe(n) + ": expected one input and output0[...] = input0[...]"
+                                                : kernelError;
+                    return false;
                 }
                 std::vector<int> positions;
                 for (const IndexEntry& e : *src) {
@@ -484,8 +471,8 @@ namespace {
                     const auto it
                         = std::find_if(out->begin(), out->end(), [&](const IndexEntry& o) { return o.name == e.name; });
                     if (it == out->end()) {
-                        result.error = describe(n) + ": source index " + e.name + " is not an index of output0";
-                        return result;
+                        error = describe(n) + ": source index " + e.name + " is not an index of output0";
+                        return false;
                     }
                     positions.push_back(int(it - out->begin()));
                 }
@@ -496,9 +483,9 @@ namespace {
             // At most: the replacement into each user, and the users into each input's list.
             inserted += 2 * replacement.size() * nodeUsers.size();
             if (inserted > kMaxInserted) {
-                result.error = describe(n) + ": splicing out Reshape/Broadcast/Convert/Concat would insert more than "
+                error = describe(n) + ": splicing out Reshape/Broadcast/Convert/Concat would insert more than "
                     + std::to_string(kMaxInserted) + " input and user entries (nodes read one node many times over)";
-                return result;
+                return false;
             }
             // Concat is not spliced: its users keep its id, which then names no op (an external tensor).
             if (n.type != "Concat")
@@ -528,13 +515,13 @@ namespace {
         for (std::size_t i = 0; i < nodes.size(); ++i)
             if (nodes[i].inputs.size() > listedInputs[i])
                 nodes[i].inputs.resize(listedInputs[i]);
-        std::vector<const Node*> chain;
-        for (const Node& n : nodes)
-            if (!isSpliced(n.type) && n.type != "Concat")
-                chain.push_back(&n);
+        return true;
+    }
 
-        // Step 3: an input is on chip iff the op just before produced it or also read it (or, with the
-        // quirk off, iff any earlier op of the chain produced it).
+    /// Step 3: an input is on chip iff the op just before produced it or also read it (or, with the
+    /// quirk off, iff any earlier op of the chain produced it).
+    std::vector<std::vector<bool>> onchipInputs(const std::vector<const Node*>& chain, const ParseOptions& options)
+    {
         std::vector<std::vector<bool>> onchip(chain.size());
         std::set<std::int64_t> produced;
         for (std::size_t i = 0; i < chain.size(); ++i) {
@@ -547,6 +534,155 @@ namespace {
             }
             produced.insert(chain[i]->id);
         }
+        return onchip;
+    }
+
+    /// Steps 4, 6 and 7 for one node of the chain: its op with the KV placeholders bound, broadcast inputs
+    /// trimmed to their sources, constant Slice indices and decode-time unit dims removed.
+    bool opOfNode(const Node& n, const std::vector<bool>& onchip, const ParseOptions& options,
+        const BroadcastSources& broadcastSource, Op& op, std::string& error)
+    {
+        const auto type = opTypeOf(n.type);
+        if (!type) {
+            error = describe(n) + ": node type " + n.type + " is not supported by the parity front end";
+            return false;
+        }
+        const auto k = parseKernel(n, true, error);
+        if (!k)
+            return false;
+        if (k->shapes.size() != n.inputs.size()) {
+            error = describe(n) + ": input_dict declares " + std::to_string(k->shapes.size())
+                + " inputs but the node has " + std::to_string(n.inputs.size())
+                + " after splicing Reshape/Broadcast/Convert";
+            return false;
+        }
+        op.nodeType = n.type;
+        op.type = *type;
+        op.sourceNode = n.id;
+        op.inputIds = n.inputs;
+        op.onchip = onchip;
+        std::vector<std::int64_t> raw;
+        const bool windowed = n.type == "Convolution" || n.type == "MaxPool";
+        if (!(windowed ? buildWindowed(n, *k, op, raw, error) : buildGeneric(n, *k, op, raw, error)))
+            return false;
+
+        // KV detection and placeholder substitution (step 6).
+        auto isActivation = [&](const std::vector<std::vector<int>>& tensor) {
+            for (const auto& axis : tensor)
+                for (const int d : axis)
+                    if (isActivationExtent(raw[std::size_t(d)]))
+                        return true;
+            return false;
+        };
+        op.kv = n.type == "BatchMatMul" && options.seq == 1 && op.tensors.size() >= 2 && isActivation(op.tensors[1])
+            && isActivation(op.tensors.back());
+        bool firstSeq = true;
+        for (const std::int64_t x : raw) {
+            std::int64_t d = x;
+            if (x == 99) {
+                d = options.batch;
+            } else if (x == 66) {
+                d = op.kv ? (firstSeq ? 1 : options.kvLen) : options.seq; // the first 66 of a KV op is the query
+                firstSeq = false;
+            } else if (x == 6534) {
+                d = options.batch * (op.kv ? options.kvLen : options.seq);
+            } else if (isActivationExtent(x)) {
+                d = x / 99 * options.batch;
+            }
+            op.dims.push_back(d);
+        }
+
+        // Broadcast trimming: the broadcast's source axes, mapped through its output positions onto
+        // this input's axes; a scalar source deletes the input with its flag.
+        for (std::size_t in = op.inputIds.size(); in-- > 0;) {
+            const auto it = broadcastSource.find(op.inputIds[in]);
+            if (it == broadcastSource.end())
+                continue;
+            auto& tensor = op.tensors[in + 1];
+            if (it->second.empty()) {
+                op.tensors.erase(op.tensors.begin() + std::ptrdiff_t(in + 1));
+                op.onchip.erase(op.onchip.begin() + std::ptrdiff_t(in));
+                op.inputIds.erase(op.inputIds.begin() + std::ptrdiff_t(in));
+                continue;
+            }
+            std::vector<std::vector<int>> trimmed;
+            for (const int p : it->second) {
+                if (std::size_t(p) >= tensor.size()) {
+                    error = describe(n) + ": input " + std::to_string(in) + " is a broadcast of "
+                        + std::to_string(it->first) + " whose axis " + std::to_string(p) + " it does not have";
+                    return false;
+                }
+                trimmed.push_back(tensor[std::size_t(p)]);
+            }
+            tensor = std::move(trimmed);
+        }
+        if (n.type == "Slice") // constant indices (extent 0) are no loop dims
+            for (auto z = std::find(op.dims.begin(), op.dims.end(), 0); z != op.dims.end();
+                 z = std::find(op.dims.begin(), op.dims.end(), 0))
+                removeDim(op, int(z - op.dims.begin()));
+        if (n.type == "Dot") // decode-time [B, 1, in] x [in, out] becomes [B, out, in]
+            while (op.dims.size() > 3 && *std::min_element(op.dims.begin(), op.dims.end()) == 1)
+                removeDim(op, int(std::find(op.dims.begin(), op.dims.end(), 1) - op.dims.begin()));
+        return true;
+    }
+
+    /// Step 8: halve the largest extent of an op too big for the capacity, duplicate it right after,
+    /// until nothing changes (no partial-sum add even when the halved dim is a reduction).
+    bool capacitySplit(std::vector<Op>& ops, const ParseOptions& options, std::string& error)
+    {
+        if (options.capacityMB > 0) {
+            const std::int64_t capElements = mulSat(options.capacityMB, std::int64_t(1) << 19); // MB · 2^20 / 2 bytes
+            constexpr std::size_t kMaxOps = 1'000'000;
+            for (bool changed = true; changed;) {
+                changed = false;
+                for (std::size_t i = 0; i < ops.size(); ++i) {
+                    Op& op = ops[i];
+                    if (op.dims.empty() || !exceedsCapacity(op, capElements))
+                        continue;
+                    auto largest = std::max_element(op.dims.begin(), op.dims.end()); // the first of equal maxima
+                    *largest /= 2;
+                    ops.insert(ops.begin() + std::ptrdiff_t(i + 1), ops[i]);
+                    ++i;
+                    changed = true;
+                    if (ops.size() > kMaxOps) {
+                        error = "capacity split: more than 1000000 ops (capacity " + std::to_string(options.capacityMB)
+                            + " MB is far too small for node " + std::to_string(ops[i].sourceNode) + ")";
+                        ops.clear();
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    ParseResult parseChecked(std::string_view jsonText, const ParseOptions& options)
+    {
+        ParseResult result;
+        if (options.batch < 1 || options.seq < 1 || options.kvLen < 1 || options.capacityMB < 0) {
+            result.error = "options: batch, seq and kvLen must be >= 1 and capacityMB >= 0";
+            return result;
+        }
+        if (options.modelName.starts_with("retnet")) {
+            result.error
+                = "retnet: not supported by the parity front end (the artifact's parser replicates its op list "
+                  "24 times and then crashes with an IndexError, elk-reference.md §1.2 step 7)";
+            return result;
+        }
+        auto read = readNodes(jsonText, result.error);
+        if (!read)
+            return result;
+        std::vector<Node>& nodes = *read;
+
+        BroadcastSources broadcastSource;
+        if (!spliceNodes(nodes, broadcastSource, result.error))
+            return result;
+        std::vector<const Node*> chain;
+        for (const Node& n : nodes)
+            if (!isSpliced(n.type) && n.type != "Concat")
+                chain.push_back(&n);
+
+        const std::vector<std::vector<bool>> onchip = onchipInputs(chain, options);
 
         // Step 5: the embedding lookup is dropped for a decode step and for the LLM files.
         const std::string_view model = options.modelName;
@@ -558,117 +694,14 @@ namespace {
             const Node& n = *chain[i];
             if (dropGather && n.type == "GatherV2")
                 continue;
-            const auto type = opTypeOf(n.type);
-            if (!type) {
-                result.error = describe(n) + ": node type " + n.type + " is not supported by the parity front end";
-                return result;
-            }
-            const auto k = parseKernel(n, true, result.error);
-            if (!k)
-                return result;
-            if (k->shapes.size() != n.inputs.size()) {
-                result.error = describe(n) + ": input_dict declares " + std::to_string(k->shapes.size())
-                    + " inputs but the node has " + std::to_string(n.inputs.size())
-                    + " after splicing Reshape/Broadcast/Convert";
-                return result;
-            }
             Op op;
-            op.nodeType = n.type;
-            op.type = *type;
-            op.sourceNode = n.id;
-            op.inputIds = n.inputs;
-            op.onchip = onchip[i];
-            std::vector<std::int64_t> raw;
-            const bool windowed = n.type == "Convolution" || n.type == "MaxPool";
-            if (!(windowed ? buildWindowed(n, *k, op, raw, result.error) : buildGeneric(n, *k, op, raw, result.error)))
+            if (!opOfNode(n, onchip[i], options, broadcastSource, op, result.error))
                 return result;
-
-            // KV detection and placeholder substitution (step 6).
-            auto isActivation = [&](const std::vector<std::vector<int>>& tensor) {
-                for (const auto& axis : tensor)
-                    for (const int d : axis)
-                        if (isActivationExtent(raw[std::size_t(d)]))
-                            return true;
-                return false;
-            };
-            op.kv = n.type == "BatchMatMul" && options.seq == 1 && op.tensors.size() >= 2 && isActivation(op.tensors[1])
-                && isActivation(op.tensors.back());
-            bool firstSeq = true;
-            for (const std::int64_t x : raw) {
-                std::int64_t d = x;
-                if (x == 99) {
-                    d = options.batch;
-                } else if (x == 66) {
-                    d = op.kv ? (firstSeq ? 1 : options.kvLen) : options.seq; // the first 66 of a KV op is the query
-                    firstSeq = false;
-                } else if (x == 6534) {
-                    d = options.batch * (op.kv ? options.kvLen : options.seq);
-                } else if (isActivationExtent(x)) {
-                    d = x / 99 * options.batch;
-                }
-                op.dims.push_back(d);
-            }
-
-            // Broadcast trimming: the broadcast's source axes, mapped through its output positions onto
-            // this input's axes; a scalar source deletes the input with its flag.
-            for (std::size_t in = op.inputIds.size(); in-- > 0;) {
-                const auto it = broadcastSource.find(op.inputIds[in]);
-                if (it == broadcastSource.end())
-                    continue;
-                auto& tensor = op.tensors[in + 1];
-                if (it->second.empty()) {
-                    op.tensors.erase(op.tensors.begin() + std::ptrdiff_t(in + 1));
-                    op.onchip.erase(op.onchip.begin() + std::ptrdiff_t(in));
-                    op.inputIds.erase(op.inputIds.begin() + std::ptrdiff_t(in));
-                    continue;
-                }
-                std::vector<std::vector<int>> trimmed;
-                for (const int p : it->second) {
-                    if (std::size_t(p) >= tensor.size()) {
-                        result.error = describe(n) + ": input " + std::to_string(in) + " is a broadcast of "
-                            + std::to_string(it->first) + " whose axis " + std::to_string(p) + " it does not have";
-                        return result;
-                    }
-                    trimmed.push_back(tensor[std::size_t(p)]);
-                }
-                tensor = std::move(trimmed);
-            }
-            if (n.type == "Slice") // constant indices (extent 0) are no loop dims
-                for (auto z = std::find(op.dims.begin(), op.dims.end(), 0); z != op.dims.end();
-                     z = std::find(op.dims.begin(), op.dims.end(), 0))
-                    removeDim(op, int(z - op.dims.begin()));
-            if (n.type == "Dot") // decode-time [B, 1, in] x [in, out] becomes [B, out, in]
-                while (op.dims.size() > 3 && *std::min_element(op.dims.begin(), op.dims.end()) == 1)
-                    removeDim(op, int(std::find(op.dims.begin(), op.dims.end(), 1) - op.dims.begin()));
             result.ops.push_back(std::move(op));
         }
 
-        // Step 8: halve the largest extent of an op too big for the capacity, duplicate it right after,
-        // until nothing changes (no partial-sum add even when the halved dim is a reduction).
-        if (options.capacityMB > 0) {
-            const std::int64_t capElements = mulSat(options.capacityMB, std::int64_t(1) << 19); // MB · 2^20 / 2 bytes
-            constexpr std::size_t kMaxOps = 1'000'000;
-            for (bool changed = true; changed;) {
-                changed = false;
-                for (std::size_t i = 0; i < result.ops.size(); ++i) {
-                    Op& op = result.ops[i];
-                    if (op.dims.empty() || !exceedsCapacity(op, capElements))
-                        continue;
-                    auto largest = std::max_element(op.dims.begin(), op.dims.end()); // the first of equal maxima
-                    *largest /= 2;
-                    result.ops.insert(result.ops.begin() + std::ptrdiff_t(i + 1), result.ops[i]);
-                    ++i;
-                    changed = true;
-                    if (result.ops.size() > kMaxOps) {
-                        result.error = "capacity split: more than 1000000 ops (capacity "
-                            + std::to_string(options.capacityMB) + " MB is far too small for node "
-                            + std::to_string(result.ops[i].sourceNode) + ")";
-                        result.ops.clear();
-                        return result;
-                    }
-                }
-            }
-        }
+        if (!capacitySplit(result.ops, options, result.error))
+            return result;
         for (std::size_t i = 0; i < result.ops.size(); ++i)
             result.ops[i].name = "Op_" + std::to_string(i) + "_" + result.ops[i].nodeType;
         return result;
