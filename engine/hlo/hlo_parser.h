@@ -145,6 +145,7 @@ private:
     bool parsePrettyOp(Op& op, std::size_t resultCount);
     bool parseConstantBody(Op& op);
     bool parsePrettyItems(Op& op, PrettyState& state, bool inParens);
+    bool parsePrettyValue(Op& op, PrettyState& state, bool inParens);
     bool parseKeywordValue(Op& op, PrettyState& state, std::string_view key);
     bool parseBracketSpec(Op& op, PrettyState& state);
     bool parseSignature(Signature& signature);

@@ -244,6 +244,57 @@ bool Parser::braceStartsDictionary()
     return dictionary;
 }
 
+/// A `%name` item of a pretty-printed op: an iteration argument (`%iterArg = %init`), a region argument
+/// (`%a: type`) or an operand, with its optional `init: %v` and bracketed spec.
+bool Parser::parsePrettyValue(Op& op, PrettyState& state, bool inParens)
+{
+    const Token name = m_tok;
+    {
+        const TokenKind next = peek().kind;
+        if (next == TokenKind::Equal) { // %iterArg = %init (also scf.for's `%i = %lb`)
+            advance();
+            advance();
+            ValueId init = 0;
+            if (!is(TokenKind::PercentId))
+                return failExpected("initial value '%...'");
+            if (!useValue(m_tok, init))
+                return false;
+            advance();
+            op.operands.push_back(init);
+            state.iterArgs.push_back(EntryArgument { name.text, m_module.valueTypes[init] });
+            return true;
+        }
+        if (inParens && next == TokenKind::Colon) { // a region argument: %a: type
+            advance();
+            advance();
+            EntryArgument argument { name.text, Type {} };
+            if (!parseType(argument.type))
+                return false;
+            state.blockArgs.push_back(std::move(argument));
+            return true;
+        }
+    }
+    ValueId id = 0;
+    if (!useValue(name, id))
+        return false;
+    advance();
+    op.operands.push_back(id);
+    if (isId("init") && peek().kind == TokenKind::Colon) {
+        advance();
+        advance();
+        ValueId init = 0;
+        if (!is(TokenKind::PercentId))
+            return failExpected("init value '%...'");
+        if (!useValue(m_tok, init))
+            return false;
+        advance();
+        state.inits.push_back(init);
+    }
+    if (is(TokenKind::LSquare) && !m_tok.newLine && !parseBracketSpec(op, state))
+        return false;
+    return true;
+}
+
 bool Parser::parsePrettyItems(Op& op, PrettyState& state, bool inParens)
 {
     DepthGuard guard(*this);
@@ -277,53 +328,10 @@ bool Parser::parsePrettyItems(Op& op, PrettyState& state, bool inParens)
             advance();
             afterSeparator = true;
             continue;
-        case TokenKind::PercentId: {
-            const Token name = m_tok;
-            {
-                const TokenKind next = peek().kind;
-                if (next == TokenKind::Equal) { // %iterArg = %init (also scf.for's `%i = %lb`)
-                    advance();
-                    advance();
-                    ValueId init = 0;
-                    if (!is(TokenKind::PercentId))
-                        return failExpected("initial value '%...'");
-                    if (!useValue(m_tok, init))
-                        return false;
-                    advance();
-                    op.operands.push_back(init);
-                    state.iterArgs.push_back(EntryArgument { name.text, m_module.valueTypes[init] });
-                    continue;
-                }
-                if (inParens && next == TokenKind::Colon) { // a region argument: %a: type
-                    advance();
-                    advance();
-                    EntryArgument argument { name.text, Type {} };
-                    if (!parseType(argument.type))
-                        return false;
-                    state.blockArgs.push_back(std::move(argument));
-                    continue;
-                }
-            }
-            ValueId id = 0;
-            if (!useValue(name, id))
-                return false;
-            advance();
-            op.operands.push_back(id);
-            if (isId("init") && peek().kind == TokenKind::Colon) {
-                advance();
-                advance();
-                ValueId init = 0;
-                if (!is(TokenKind::PercentId))
-                    return failExpected("init value '%...'");
-                if (!useValue(m_tok, init))
-                    return false;
-                advance();
-                state.inits.push_back(init);
-            }
-            if (is(TokenKind::LSquare) && !m_tok.newLine && !parseBracketSpec(op, state))
+        case TokenKind::PercentId:
+            if (!parsePrettyValue(op, state, inParens))
                 return false;
             continue;
-        }
         case TokenKind::LParen:
             advance();
             if (!parsePrettyItems(op, state, true) || !expect(TokenKind::RParen, "',' or ')'"))
