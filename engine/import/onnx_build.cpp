@@ -400,6 +400,64 @@ namespace {
         }
     }
 
+    /// Kahn's algorithm over the node dependencies; among ready nodes the earliest in the file goes
+    /// first, so a file that is already in order keeps it. A cycle is an error naming its nodes.
+    bool orderNodes(Context& ctx, std::vector<std::vector<int>>& deps)
+    {
+        const int count = int(deps.size());
+        std::vector<int> pending(std::size_t(count), 0);
+        auto users = std::vector<std::vector<int>>(std::size_t(count));
+        for (int i = 0; i < count; ++i) {
+            std::sort(deps[std::size_t(i)].begin(), deps[std::size_t(i)].end());
+            deps[std::size_t(i)].erase(
+                std::unique(deps[std::size_t(i)].begin(), deps[std::size_t(i)].end()), deps[std::size_t(i)].end());
+            pending[std::size_t(i)] = int(deps[std::size_t(i)].size());
+            for (int d : deps[std::size_t(i)])
+                users[std::size_t(d)].push_back(i);
+        }
+        std::priority_queue<int, std::vector<int>, std::greater<>> ready;
+        for (int i = 0; i < count; ++i) {
+            if (pending[std::size_t(i)] == 0)
+                ready.push(i);
+        }
+        while (!ready.empty()) {
+            const int i = ready.top();
+            ready.pop();
+            ctx.topoOrder.push_back(i);
+            for (int u : users[std::size_t(i)]) {
+                if (--pending[std::size_t(u)] == 0)
+                    ready.push(u);
+            }
+        }
+        if (int(ctx.topoOrder.size()) != count) {
+            // Follow unfinished dependencies from an unfinished node until one repeats: a cycle.
+            int start = 0;
+            while (pending[std::size_t(start)] == 0)
+                ++start;
+            std::vector<int> path;
+            std::vector<int> seenAt(std::size_t(count), -1);
+            int current = start;
+            while (seenAt[std::size_t(current)] < 0) {
+                seenAt[std::size_t(current)] = int(path.size());
+                path.push_back(current);
+                for (int d : deps[std::size_t(current)]) {
+                    if (pending[std::size_t(d)] > 0) {
+                        current = d;
+                        break;
+                    }
+                }
+            }
+            std::string cycle;
+            for (std::size_t k = std::size_t(seenAt[std::size_t(current)]); k < path.size(); ++k)
+                cycle += ctx.nodes[std::size_t(path[k])].label + " <- ";
+            cycle += ctx.nodes[std::size_t(current)].label;
+            ctx.error(ctx.nodes[std::size_t(current)].label,
+                "the graph has a cycle: " + cycle + " (each reads the next one's output)");
+            return false;
+        }
+        return true;
+    }
+
 } // namespace
 
 bool buildGraph(Context& ctx)
@@ -502,58 +560,8 @@ bool buildGraph(Context& ctx)
 
     markOptimizerState(ctx);
 
-    // Kahn's algorithm; among ready nodes the earliest in the file goes first, so a file that is
-    // already in order keeps it.
-    std::vector<int> pending(std::size_t(count), 0);
-    auto users = std::vector<std::vector<int>>(std::size_t(count));
-    for (int i = 0; i < count; ++i) {
-        std::sort(deps[std::size_t(i)].begin(), deps[std::size_t(i)].end());
-        deps[std::size_t(i)].erase(
-            std::unique(deps[std::size_t(i)].begin(), deps[std::size_t(i)].end()), deps[std::size_t(i)].end());
-        pending[std::size_t(i)] = int(deps[std::size_t(i)].size());
-        for (int d : deps[std::size_t(i)])
-            users[std::size_t(d)].push_back(i);
-    }
-    std::priority_queue<int, std::vector<int>, std::greater<>> ready;
-    for (int i = 0; i < count; ++i) {
-        if (pending[std::size_t(i)] == 0)
-            ready.push(i);
-    }
-    while (!ready.empty()) {
-        const int i = ready.top();
-        ready.pop();
-        ctx.topoOrder.push_back(i);
-        for (int u : users[std::size_t(i)]) {
-            if (--pending[std::size_t(u)] == 0)
-                ready.push(u);
-        }
-    }
-    if (int(ctx.topoOrder.size()) != count) {
-        // Follow unfinished dependencies from an unfinished node until one repeats: a cycle.
-        int start = 0;
-        while (pending[std::size_t(start)] == 0)
-            ++start;
-        std::vector<int> path;
-        std::vector<int> seenAt(std::size_t(count), -1);
-        int current = start;
-        while (seenAt[std::size_t(current)] < 0) {
-            seenAt[std::size_t(current)] = int(path.size());
-            path.push_back(current);
-            for (int d : deps[std::size_t(current)]) {
-                if (pending[std::size_t(d)] > 0) {
-                    current = d;
-                    break;
-                }
-            }
-        }
-        std::string cycle;
-        for (std::size_t k = std::size_t(seenAt[std::size_t(current)]); k < path.size(); ++k)
-            cycle += ctx.nodes[std::size_t(path[k])].label + " <- ";
-        cycle += ctx.nodes[std::size_t(current)].label;
-        ctx.error(ctx.nodes[std::size_t(current)].label,
-            "the graph has a cycle: " + cycle + " (each reads the next one's output)");
+    if (!orderNodes(ctx, deps))
         return false;
-    }
 
     for (const auto& info : graph.output()) {
         const auto it = ctx.valueByName.find(info.name());
