@@ -455,6 +455,58 @@ bool Lowering::planGraphOutputs()
     return true;
 }
 
+namespace {
+
+    /// The loop dims of a planned op: each logical axis becomes the leaves of the atoms its first binding
+    /// refines into (name.0, name.1, ...), or one dim of its extent when nothing binds it. `dimsOf[l]`:
+    /// the dims of logical axis l.
+    std::vector<model::LoopDim> loopDimsOf(const PlannedOp& op, Layout& layout, std::vector<std::vector<int>>& dimsOf)
+    {
+        std::vector<model::LoopDim> dims;
+        dimsOf.assign(op.axes.size(), {});
+        for (std::size_t l = 0; l < op.axes.size(); ++l) {
+            const LogicalAxis& axis = op.axes[l];
+            if (!axis.bindings.empty()) {
+                const Binding& ref = axis.bindings.front();
+                const auto leaves = layout.leaves(op.operands[std::size_t(ref.operand)].axes[std::size_t(ref.axis)]);
+                for (std::size_t j = 0; j < leaves.size(); ++j) {
+                    dimsOf[l].push_back(int(dims.size()));
+                    dims.push_back({ leaves.size() > 1 ? axis.name + "." + std::to_string(j) : axis.name,
+                        layout.extent(leaves[j]) });
+                }
+            }
+            if (dimsOf[l].empty() && (axis.extent > 1 || axis.forceDim)) {
+                dimsOf[l].push_back(int(dims.size()));
+                dims.push_back({ axis.name, axis.extent });
+            }
+        }
+        return dims;
+    }
+
+    /// A root's tensor role: KV cache, optimizer state, weight, output or activation. `consumed`: some op
+    /// reads it as an input.
+    model::TensorRole roleOf(const RootInfo& info, bool consumed)
+    {
+        using model::TensorRole;
+        if (info.kvCache)
+            return TensorRole::KvCache;
+        switch (info.origin) {
+        case RootOrigin::GraphInput:
+            return info.optimizerState ? TensorRole::OptimizerState : TensorRole::Activation;
+        case RootOrigin::Constant:
+            if (info.graphOutput && !consumed)
+                return TensorRole::Output;
+            if (info.fill)
+                return TensorRole::Activation;
+            return info.optimizerState ? TensorRole::OptimizerState : TensorRole::Weight;
+        case RootOrigin::OpOutput:
+            break;
+        }
+        return info.graphOutput ? TensorRole::Output : TensorRole::Activation;
+    }
+
+} // namespace
+
 bool Lowering::emit(model::Graph& graph)
 {
     using model::TensorRole;
@@ -469,25 +521,6 @@ bool Lowering::emit(model::Graph& graph)
     }
     for (RootId r : m_outputRoots)
         referenced[r] = true;
-
-    auto roleOf = [&](RootId r) {
-        const RootInfo& info = roots[r];
-        if (info.kvCache)
-            return TensorRole::KvCache;
-        switch (info.origin) {
-        case RootOrigin::GraphInput:
-            return info.optimizerState ? TensorRole::OptimizerState : TensorRole::Activation;
-        case RootOrigin::Constant:
-            if (info.graphOutput && !consumed[r])
-                return TensorRole::Output;
-            if (info.fill)
-                return TensorRole::Activation;
-            return info.optimizerState ? TensorRole::OptimizerState : TensorRole::Weight;
-        case RootOrigin::OpOutput:
-            break;
-        }
-        return info.graphOutput ? TensorRole::Output : TensorRole::Activation;
-    };
 
     // Planning is over: every root's atoms are final.
     std::vector<AtomList> leavesOf(roots.size());
@@ -513,7 +546,7 @@ bool Lowering::emit(model::Graph& graph)
         std::string name = roots[r].name.empty() ? "tensor" : roots[r].name;
         for (int n = 2; !tensorNames.insert(name).second; ++n)
             name = roots[r].name + "_" + std::to_string(n);
-        tensorOf[r] = graph.addTensor(name, shape, *dtypeOf(roots[r].elemType), roleOf(r));
+        tensorOf[r] = graph.addTensor(name, shape, *dtypeOf(roots[r].elemType), roleOf(roots[r], consumed[r]));
         return tensorOf[r];
     };
 
@@ -528,24 +561,8 @@ bool Lowering::emit(model::Graph& graph)
     }
 
     for (const PlannedOp& op : m_ops) {
-        std::vector<model::LoopDim> dims;
-        std::vector<std::vector<int>> dimsOf(op.axes.size());
-        for (std::size_t l = 0; l < op.axes.size(); ++l) {
-            const LogicalAxis& axis = op.axes[l];
-            if (!axis.bindings.empty()) {
-                const Binding& ref = axis.bindings.front();
-                const auto leaves = layout.leaves(op.operands[std::size_t(ref.operand)].axes[std::size_t(ref.axis)]);
-                for (std::size_t j = 0; j < leaves.size(); ++j) {
-                    dimsOf[l].push_back(int(dims.size()));
-                    dims.push_back({ leaves.size() > 1 ? axis.name + "." + std::to_string(j) : axis.name,
-                        layout.extent(leaves[j]) });
-                }
-            }
-            if (dimsOf[l].empty() && (axis.extent > 1 || axis.forceDim)) {
-                dimsOf[l].push_back(int(dims.size()));
-                dims.push_back({ axis.name, axis.extent });
-            }
-        }
+        std::vector<std::vector<int>> dimsOf;
+        std::vector<model::LoopDim> dims = loopDimsOf(op, layout, dimsOf);
         std::vector<model::OperandRef> refs;
         for (std::size_t k = 0; k < op.operands.size(); ++k) {
             const View& view = op.operands[k];
