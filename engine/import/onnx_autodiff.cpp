@@ -85,6 +85,82 @@ void OnnxGraphWriter::backward(const std::string& name, const std::string& grad)
     m_recording = true;
 }
 
+void OnnxGraphWriter::gatherBackward(const TapeEntry& e, const std::string& gy)
+{
+    const std::string& a = e.inputs.front();
+    const std::string& b = e.inputs.at(1);
+    // Embedding rows: scatter-add the output gradient into a zero table.
+    const ValueInfo table = value(a);
+    std::vector<std::int64_t> dims;
+    for (const Dim& d : table.shape)
+        dims.push_back(d.value);
+    onnx::TensorProto zero;
+    zero.add_dims(1);
+    zero.set_data_type(table.elemType);
+    zero.set_raw_data(std::string(table.elemType == kF32 ? 4 : 2, '\0'));
+    const std::string zeros = newName({});
+    define(zeros, table.shape, table.elemType, false);
+    emit("ConstantOfShape", { ints(dims) }, { zeros }, { Attr("value", &zero) });
+    const std::string idx = unsqueeze(b, -1);
+    const std::string out = newName({});
+    define(out, table.shape, table.elemType, false);
+    emit("ScatterND", { zeros, idx, gy }, { out }, { Attr("reduction", std::string("add")) });
+    accumulate(a, out);
+}
+
+void OnnxGraphWriter::layerNormBackward(const TapeEntry& e, const std::string& gy)
+{
+    const auto needs = [this](const std::string& n) { return value(n).requiresGrad; };
+    const std::string& a = e.inputs.front();
+    const std::string& w = e.inputs[1];
+    const std::string& bias = e.inputs[2];
+    const ValueInfo vx = value(a);
+    std::vector<std::int64_t> rows;
+    for (std::size_t i = 0; i + 1 < vx.shape.size(); ++i)
+        rows.push_back(std::int64_t(i));
+    const std::string mean = cast(e.outputs[1], vx.elemType);
+    const std::string invStd = cast(e.outputs[2], vx.elemType);
+    const std::string xHat = mul(sub(a, mean), invStd);
+    if (needs(bias))
+        accumulate(bias, reduceSum(gy, rows, false));
+    if (needs(w))
+        accumulate(w, reduceSum(mul(gy, xHat), rows, false));
+    if (needs(a)) { // dx = invStd · (g − mean(g) − x̂ · mean(g · x̂)), g = dy · w
+        const std::string g = mul(gy, w);
+        const std::string meanG = reduceMean(g);
+        const std::string meanGx = reduceMean(mul(g, xHat));
+        const std::string projected = mul(xHat, meanGx); // sequenced: see Mul
+        accumulate(a, mul(sub(sub(g, meanG), projected), invStd));
+    }
+}
+
+void OnnxGraphWriter::patchConvBackward(const TapeEntry& e, const std::string& gy)
+{
+    const auto needs = [this](const std::string& n) { return value(n).requiresGrad; };
+    const std::string& a = e.inputs.front();
+    // Patch embedding (kernel = stride = p): dW = dYᵀ · patches, dB = sum of dY.
+    const std::string& w = e.inputs[1];
+    const std::string& bias = e.inputs[2];
+    if (needs(a))
+        throw std::logic_error("onnx autodiff: patch conv input gradient is not implemented");
+    const ValueInfo vx = value(a);
+    const ValueInfo vw = value(w);
+    const std::int64_t p = e.axis;
+    const Dim n = vx.shape[0];
+    const Dim c = vx.shape[1];
+    const std::int64_t gh = vx.shape[2].value / p;
+    const std::int64_t gw = vx.shape[3].value / p;
+    if (needs(bias))
+        accumulate(bias, reduceSum(gy, { 0, 2, 3 }, false));
+    if (needs(w)) {
+        const Dim rows = n * Dim(gh * gw);
+        const std::string xr = reshape(a, { n, c, gh, p, gw, p });
+        const std::string patches = reshape(transpose(xr, { 0, 2, 4, 1, 3, 5 }), { rows, c * Dim(p * p) });
+        const std::string g2 = reshape(transpose(gy, { 0, 2, 3, 1 }), { rows, vw.shape[0] });
+        accumulate(w, reshape(gemm(g2, patches, true, false), vw.shape));
+    }
+}
+
 void OnnxGraphWriter::backwardOf(const TapeEntry& e)
 {
     const std::string& y = e.outputs.front();
@@ -191,66 +267,11 @@ void OnnxGraphWriter::backwardOf(const TapeEntry& e)
         for (std::size_t i = 0; i < parts.size(); ++i)
             accumulate(e.inputs[i], parts[i]);
     } else if (e.opType == "Gather") {
-        // Embedding rows: scatter-add the output gradient into a zero table.
-        const ValueInfo table = value(a);
-        std::vector<std::int64_t> dims;
-        for (const Dim& d : table.shape)
-            dims.push_back(d.value);
-        onnx::TensorProto zero;
-        zero.add_dims(1);
-        zero.set_data_type(table.elemType);
-        zero.set_raw_data(std::string(table.elemType == kF32 ? 4 : 2, '\0'));
-        const std::string zeros = newName({});
-        define(zeros, table.shape, table.elemType, false);
-        emit("ConstantOfShape", { ints(dims) }, { zeros }, { Attr("value", &zero) });
-        const std::string idx = unsqueeze(b, -1);
-        const std::string out = newName({});
-        define(out, table.shape, table.elemType, false);
-        emit("ScatterND", { zeros, idx, gy }, { out }, { Attr("reduction", std::string("add")) });
-        accumulate(a, out);
+        gatherBackward(e, gy);
     } else if (e.opType == "LayerNormalization") {
-        const std::string& w = e.inputs[1];
-        const std::string& bias = e.inputs[2];
-        const ValueInfo vx = value(a);
-        std::vector<std::int64_t> rows;
-        for (std::size_t i = 0; i + 1 < vx.shape.size(); ++i)
-            rows.push_back(std::int64_t(i));
-        const std::string mean = cast(e.outputs[1], vx.elemType);
-        const std::string invStd = cast(e.outputs[2], vx.elemType);
-        const std::string xHat = mul(sub(a, mean), invStd);
-        if (needs(bias))
-            accumulate(bias, reduceSum(gy, rows, false));
-        if (needs(w))
-            accumulate(w, reduceSum(mul(gy, xHat), rows, false));
-        if (needs(a)) { // dx = invStd · (g − mean(g) − x̂ · mean(g · x̂)), g = dy · w
-            const std::string g = mul(gy, w);
-            const std::string meanG = reduceMean(g);
-            const std::string meanGx = reduceMean(mul(g, xHat));
-            const std::string projected = mul(xHat, meanGx); // sequenced: see Mul
-            accumulate(a, mul(sub(sub(g, meanG), projected), invStd));
-        }
+        layerNormBackward(e, gy);
     } else if (e.opType == "Conv") {
-        // Patch embedding (kernel = stride = p): dW = dYᵀ · patches, dB = sum of dY.
-        const std::string& w = e.inputs[1];
-        const std::string& bias = e.inputs[2];
-        if (needs(a))
-            throw std::logic_error("onnx autodiff: patch conv input gradient is not implemented");
-        const ValueInfo vx = value(a);
-        const ValueInfo vw = value(w);
-        const std::int64_t p = e.axis;
-        const Dim n = vx.shape[0];
-        const Dim c = vx.shape[1];
-        const std::int64_t gh = vx.shape[2].value / p;
-        const std::int64_t gw = vx.shape[3].value / p;
-        if (needs(bias))
-            accumulate(bias, reduceSum(gy, { 0, 2, 3 }, false));
-        if (needs(w)) {
-            const Dim rows = n * Dim(gh * gw);
-            const std::string xr = reshape(a, { n, c, gh, p, gw, p });
-            const std::string patches = reshape(transpose(xr, { 0, 2, 4, 1, 3, 5 }), { rows, c * Dim(p * p) });
-            const std::string g2 = reshape(transpose(gy, { 0, 2, 3, 1 }), { rows, vw.shape[0] });
-            accumulate(w, reshape(gemm(g2, patches, true, false), vw.shape));
-        }
+        patchConvBackward(e, gy);
     } else {
         throw std::logic_error("onnx autodiff: no gradient rule for " + e.opType);
     }

@@ -184,6 +184,9 @@ private:
     void accumulate(const std::string& name, std::string grad);
     std::string unbroadcast(const std::string& grad, const Shape& target);
     void backwardOf(const TapeEntry& e);
+    void gatherBackward(const TapeEntry& e, const std::string& gy);
+    void layerNormBackward(const TapeEntry& e, const std::string& gy);
+    void patchConvBackward(const TapeEntry& e, const std::string& gy);
 
     onnx::GraphProto& m_graph;
     std::string m_scope;
