@@ -485,6 +485,59 @@ namespace {
             return true;
         }
 
+        /// The input's plain, offset, strided and windowed axes (AxisSpec::Kind::Direct): each a loop dim (or
+        /// a window of two) on one plain storage axis whose extent it must cover exactly. Crops of merged
+        /// axes are only noted here (croppedDimOf, cropStrideOf) for croppedAxis(). False after fail().
+        bool directAxes(const InputSpec& input, OperandRec& rec, std::vector<bool>& done,
+            std::map<int, int>& croppedDimOf, std::map<int, std::int64_t>& cropStrideOf)
+        {
+            const Value& value = input.value;
+            for (std::size_t j = 0; j < input.axes.size(); ++j) {
+                const AxisSpec& spec = input.axes[j];
+                if (spec.kind != AxisSpec::Kind::Direct)
+                    continue;
+                const auto& run = value.viewAxes[j];
+                const int storageAxis = run.size() == 1 ? value.storageAxisOf(run[0]) : -1;
+                if (spec.crop && storageAxis >= 0 && spec.varB < 0 && m_subs[std::size_t(spec.varA)].size() == 1) {
+                    croppedDimOf[run[0]] = m_subs[std::size_t(spec.varA)].front().dim;
+                    cropStrideOf[run[0]] = spec.stride;
+                    continue;
+                }
+                if (storageAxis < 0 || value.storageAxes[std::size_t(storageAxis)].size() != 1) {
+                    fail(spec.column,
+                        input.label + " axis " + std::to_string(j)
+                            + ": an offset, strided or windowed index needs a plain tensor axis, not a reshaped or "
+                              "broadcast view");
+                    return false;
+                }
+                if (m_subs[std::size_t(spec.varA)].size() != 1
+                    || (spec.varB >= 0 && m_subs[std::size_t(spec.varB)].size() != 1)) {
+                    fail(spec.column,
+                        input.label + " axis " + std::to_string(j) + ": a windowed index cannot also be reshaped");
+                    return false;
+                }
+                const SubDim& a = m_subs[std::size_t(spec.varA)].front();
+                AxisRef ref { a.dim, -1, 1 };
+                std::int64_t extent = a.bound;
+                if (spec.varB >= 0) {
+                    const SubDim& b = m_subs[std::size_t(spec.varB)].front();
+                    ref.windowDim = b.dim;
+                    ref.stride = spec.blockStride ? b.bound : spec.stride;
+                    extent = checkedProduct(a.bound - 1, ref.stride) + b.bound;
+                }
+                const std::int64_t actual = value.atoms[std::size_t(run[0])].bound;
+                if (extent != actual) {
+                    fail(spec.column,
+                        input.label + " axis " + std::to_string(j) + " has extent " + std::to_string(actual)
+                            + " but its index covers " + std::to_string(extent));
+                    return false;
+                }
+                rec.axes[std::size_t(storageAxis)] = ref;
+                done[std::size_t(storageAxis)] = true;
+            }
+            return true;
+        }
+
         std::optional<OpResult> emit()
         {
             OpRec op;
@@ -577,49 +630,8 @@ namespace {
                 std::vector<bool> done(value.storageAxes.size(), false);
                 std::map<int, int> croppedDimOf; ///< atom -> dim, for crops of merged axes
                 std::map<int, std::int64_t> cropStrideOf; ///< atom -> stride of the crop's elements
-                for (std::size_t j = 0; j < input.axes.size(); ++j) {
-                    const AxisSpec& spec = input.axes[j];
-                    if (spec.kind != AxisSpec::Kind::Direct)
-                        continue;
-                    const auto& run = value.viewAxes[j];
-                    const int storageAxis = run.size() == 1 ? value.storageAxisOf(run[0]) : -1;
-                    if (spec.crop && storageAxis >= 0 && spec.varB < 0 && m_subs[std::size_t(spec.varA)].size() == 1) {
-                        croppedDimOf[run[0]] = subOf(spec.varA).dim;
-                        cropStrideOf[run[0]] = spec.stride;
-                        continue;
-                    }
-                    if (storageAxis < 0 || value.storageAxes[std::size_t(storageAxis)].size() != 1) {
-                        fail(spec.column,
-                            input.label + " axis " + std::to_string(j)
-                                + ": an offset, strided or windowed index needs a plain tensor axis, not a reshaped or "
-                                  "broadcast view");
-                        return std::nullopt;
-                    }
-                    if (m_subs[std::size_t(spec.varA)].size() != 1
-                        || (spec.varB >= 0 && m_subs[std::size_t(spec.varB)].size() != 1)) {
-                        fail(spec.column,
-                            input.label + " axis " + std::to_string(j) + ": a windowed index cannot also be reshaped");
-                        return std::nullopt;
-                    }
-                    const SubDim& a = subOf(spec.varA);
-                    AxisRef ref { a.dim, -1, 1 };
-                    std::int64_t extent = a.bound;
-                    if (spec.varB >= 0) {
-                        const SubDim& b = subOf(spec.varB);
-                        ref.windowDim = b.dim;
-                        ref.stride = spec.blockStride ? b.bound : spec.stride;
-                        extent = checkedProduct(a.bound - 1, ref.stride) + b.bound;
-                    }
-                    const std::int64_t actual = value.atoms[std::size_t(run[0])].bound;
-                    if (extent != actual) {
-                        fail(spec.column,
-                            input.label + " axis " + std::to_string(j) + " has extent " + std::to_string(actual)
-                                + " but its index covers " + std::to_string(extent));
-                        return std::nullopt;
-                    }
-                    rec.axes[std::size_t(storageAxis)] = ref;
-                    done[std::size_t(storageAxis)] = true;
-                }
+                if (!directAxes(input, rec, done, croppedDimOf, cropStrideOf))
+                    return std::nullopt;
                 for (const auto& [atom, place] : m_place[i])
                     result.dimOfAtom[i][atom] = m_subs[std::size_t(place.var)][std::size_t(place.sub)].dim;
                 for (std::size_t a = 0; a < value.storageAxes.size(); ++a) {
