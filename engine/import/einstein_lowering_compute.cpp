@@ -19,6 +19,22 @@ namespace {
         return std::any_of(e.children.begin(), e.children.end(), [](const auto& c) { return usesExp(*c); });
     }
 
+    ReduceOp reduceOpOf(AssignOp op)
+    {
+        switch (op) {
+        case AssignOp::Sum:
+            return ReduceOp::Sum;
+        case AssignOp::Max:
+            return ReduceOp::Max;
+        case AssignOp::Min:
+            return ReduceOp::Min;
+        case AssignOp::Product:
+            return ReduceOp::Product;
+        default:
+            return ReduceOp::None;
+        }
+    }
+
     void collectFactors(const Expr& e, std::vector<const Expr*>& factors)
     {
         if (e.kind == ExprKind::Binary && e.text == "*") {
@@ -30,6 +46,28 @@ namespace {
     }
 
 } // namespace
+
+/// A product of two factors that each read one operand, two different ones: summed over shared indices,
+/// a matrix product.
+bool StatementLowering::isProductOfTwo(const Expr& core, const std::map<const Expr*, int>& operandOf) const
+{
+    std::vector<const Expr*> factors;
+    collectFactors(core, factors);
+    std::vector<int> factorOperands;
+    bool product = true;
+    for (const Expr* factor : factors) {
+        if (!hasLoad(*factor))
+            continue;
+        std::set<int> used;
+        for (const Load& load : m_loads) {
+            if (contains(*factor, load.expr))
+                used.insert(operandOf.at(load.expr));
+        }
+        product = product && used.size() == 1;
+        factorOperands.push_back(*used.begin());
+    }
+    return product && factorOperands.size() == 2 && factorOperands[0] != factorOperands[1];
+}
 
 std::optional<Value> StatementLowering::lowerCompute(const Expr& core)
 {
@@ -82,24 +120,7 @@ std::optional<Value> StatementLowering::lowerCompute(const Expr& core)
         }
         kind = OpKind::Gather;
     } else if (reduce) {
-        // A product of two different tensors summed over shared indices is a matrix product.
-        std::vector<const Expr*> factors;
-        collectFactors(core, factors);
-        std::vector<int> factorOperands;
-        bool product = true;
-        for (const Expr* factor : factors) {
-            if (!hasLoad(*factor))
-                continue;
-            std::set<int> used;
-            for (const Load& load : m_loads) {
-                if (contains(*factor, load.expr))
-                    used.insert(operandOf[load.expr]);
-            }
-            product = product && used.size() == 1;
-            factorOperands.push_back(*used.begin());
-        }
-        if (product && operands.size() == 2 && factorOperands.size() == 2 && factorOperands[0] != factorOperands[1]
-            && hasReductionVar && m_stmt.op == AssignOp::Sum) {
+        if (operands.size() == 2 && isProductOfTwo(core, operandOf) && hasReductionVar && m_stmt.op == AssignOp::Sum) {
             kind = OpKind::MatMul;
         } else if (!hasReductionVar) {
             kind = operands.size() == 1 ? OpKind::Unary : OpKind::Elementwise;
@@ -154,11 +175,7 @@ std::optional<Value> StatementLowering::lowerCompute(const Expr& core)
     if (hasWindow)
         kind = kind == OpKind::MatMul ? OpKind::Conv : kind == OpKind::Reduce ? OpKind::Pool : kind;
     const model::DType dtype = m_castDtype.value_or(slotOf(*operands[0]).dtype);
-    const ReduceOp reduceOp = m_stmt.op == AssignOp::Sum ? ReduceOp::Sum
-        : m_stmt.op == AssignOp::Max                     ? ReduceOp::Max
-        : m_stmt.op == AssignOp::Min                     ? ReduceOp::Min
-        : m_stmt.op == AssignOp::Product                 ? ReduceOp::Product
-                                                         : ReduceOp::None;
+    const ReduceOp reduceOp = reduceOpOf(m_stmt.op);
     std::string top = core.kind == ExprKind::Binary ? core.text : "";
     if (twoStep) {
         // sum(f(a, b)): the elementwise f over every loop variable first, then the reduction.

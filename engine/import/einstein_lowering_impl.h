@@ -100,6 +100,7 @@ private:
 
     // einstein_lowering_compute.cpp
     std::optional<Value> lowerCompute(const Expr& core);
+    bool isProductOfTwo(const Expr& core, const std::map<const Expr*, int>& operandOf) const;
     static bool contains(const Expr& e, const Expr* target);
 
     LoweringContext& m_ctx;
