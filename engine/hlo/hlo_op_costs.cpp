@@ -329,6 +329,8 @@ namespace {
         }
     }
 
+    void costCustomCall(const Op& op, std::int64_t groupSize, detail::OpCostDetail& d);
+
     void costByRule(const Op& op, Rule rule, std::int64_t groupSize, detail::OpCostDetail& d)
     {
         using detail::FusionRole;
@@ -460,26 +462,32 @@ namespace {
             d.cost.flops = nOut * detail::regionOpCount(op, 0);
             d.role = FusionRole::Loop;
             return;
-        case Rule::CustomCall: {
-            const std::string target = customCallTarget(op).value_or("");
-            if (isMarkerTarget(target)) {
-                d.opClass = OpClass::Free;
-                d.role = FusionRole::None;
-                return;
-            }
-            if (isTopKTarget(target)) {
-                costByRule(op, Rule::TopK, groupSize, d);
-                return;
-            }
-            readAll(op, d);
-            writeAll(op, d);
-            d.known = false;
+        case Rule::CustomCall:
+            costCustomCall(op, groupSize, d);
             return;
-        }
         case Rule::Collective:
             costCollective(op, groupSize, d);
             return;
         }
+    }
+
+    /// A custom call: a marker target (isMarkerTarget) is free; a TopK target costs as TopK; any other is
+    /// read and written, its compute unknown.
+    void costCustomCall(const Op& op, std::int64_t groupSize, detail::OpCostDetail& d)
+    {
+        const std::string target = customCallTarget(op).value_or("");
+        if (isMarkerTarget(target)) {
+            d.opClass = OpClass::Free;
+            d.role = detail::FusionRole::None;
+            return;
+        }
+        if (isTopKTarget(target)) {
+            costByRule(op, Rule::TopK, groupSize, d);
+            return;
+        }
+        readAll(op, d);
+        writeAll(op, d);
+        d.known = false;
     }
 
 } // namespace
