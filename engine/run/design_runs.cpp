@@ -11,8 +11,6 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
-#include <map>
-#include <memory>
 #include <mutex>
 
 namespace elk::run {
@@ -44,71 +42,10 @@ namespace {
         return "candidates";
     }
 
-    /// The run's simulations by program. Elk-Full's identity-order finalists are Elk-Dyn's schedules,
-    /// so a program already simulated on the same step list, with the same options, is not simulated
-    /// again. The simulator is deterministic, so a hit equals what it would compute.
-    class SimulationMemo {
-    public:
-        sim::SimRunResult simulate(const chip::ChipSpec& chip, const schedule::ScheduleProblem& problem,
-            const schedule::Program& program, const sim::SimOptions& options, RunControl& control)
-        {
-            const std::string key = keyOf(problem, program, options);
-            {
-                const std::lock_guard lock(m_mutex);
-                if (const auto it = m_done.find(key); it != m_done.end())
-                    return *it->second;
-            }
-            sim::SimRunResult result = sim::simulate(chip, problem, program, options, control);
-            if (result.ok()) {
-                const std::lock_guard lock(m_mutex);
-                m_done.emplace(key, std::make_shared<const sim::SimRunResult>(result));
-            }
-            return result;
-        }
-
-    private:
-        /// Everything of the program the simulator reads, as bytes; Ideal's separate interconnects make
-        /// its design part of the key.
-        static std::string keyOf(
-            const schedule::ScheduleProblem& problem, const schedule::Program& program, const sim::SimOptions& options)
-        {
-            std::string key;
-            const auto put
-                = [&](const auto& value) { key.append(reinterpret_cast<const char*>(&value), sizeof value); };
-            put(&problem);
-            put(options.contention);
-            put(options.timeBinCycles);
-            put(program.design == schedule::Design::Ideal);
-            for (const schedule::ProgramCall& call : program.calls) {
-                put(call.kind);
-                put(call.step);
-                if (call.kind == schedule::CallKind::PreloadAsync) {
-                    put(call.preload.preloadPlan);
-                    put(call.preload.bytesPerCore);
-                    put(call.preload.hbmBytes);
-                } else {
-                    const schedule::ExecuteCall& e = call.execute;
-                    put(e.executePlan);
-                    put(e.executeBytesPerCore);
-                    put(e.distributeBytesPerCore);
-                    put(e.distributeCycles);
-                    put(e.iterations);
-                    put(e.computeCycles);
-                    put(e.shiftCycles);
-                    put(e.reduceCycles);
-                }
-            }
-            return key;
-        }
-
-        std::mutex m_mutex;
-        std::map<std::string, std::shared_ptr<const sim::SimRunResult>> m_done;
-    };
-
     /// Schedules and simulates one design. Reads only `problem` and `spec`, so designs may run on
     /// several threads at once.
     DesignRun runDesign(const schedule::ScheduleProblem& problem, const RunSpec& spec, const std::string& name,
-        double linkBytesPerCycle, RunControl& control, int threads, SimulationMemo& memo)
+        double linkBytesPerCycle, RunControl& control, int threads)
     {
         DesignRun run;
         run.design = *schedule::designFromString(name);
@@ -140,7 +77,7 @@ namespace {
                 finalists, threads,
                 [&](std::size_t f) {
                     const schedule::Schedule& candidate = f == 0 ? *run.schedule : scheduled.finalists[f];
-                    simulated[f] = memo.simulate(
+                    simulated[f] = sim::simulate(
                         spec.chip, problem, schedule::lowerProgram(problem, candidate), options, control);
                 },
                 [&] { return control.stopRequested(); });
@@ -301,7 +238,6 @@ RunResult scheduleRun(
         return rank(a) < rank(b);
     });
     std::vector<std::optional<DesignRun>> runs(tasks.size());
-    SimulationMemo memo;
     DesignControl shared(control, std::int64_t(tasks.size()));
     parallelFor(
         tasks.size(), threads,
@@ -312,7 +248,7 @@ RunResult scheduleRun(
             shared.progress(0, 1, "schedule " + name);
             const RunSplits::Candidate& candidate = splits.candidates[task.candidate];
             DesignRun run
-                = runDesign(*candidate.problem, spec, name, linkBytesPerCycle, shared, searches(t) ? threads : 1, memo);
+                = runDesign(*candidate.problem, spec, name, linkBytesPerCycle, shared, searches(t) ? threads : 1);
             run.problem = candidate.problem;
             if (run.design != schedule::Design::Ideal)
                 run.splits = splits.ofJudge[RunSplits::slotOf(splitJudgeOf(run.design))];
