@@ -67,6 +67,20 @@ private slots:
         QCOMPARE(view.figureKind(), QStringLiteral("pareto"));
     }
 
+    /// Before any run the empty plot spans the view (it was a strip 107 px wide of 1000: the empty
+    /// legend below it capped the layout column).
+    void emptyPlotFillsTheView()
+    {
+        ParetoView view;
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCustomPlot* p = view.findChild<QCustomPlot*>();
+        p->replot();
+        QVERIFY2(
+            p->axisRect()->outerRect().width() >= 900, qPrintable(QString::number(p->axisRect()->outerRect().width())));
+    }
+
     void defaultStepIsTheLongestExecution()
     {
         ParetoView view;

@@ -26,7 +26,7 @@ DiffView::DiffView(QWidget* parent)
     p->legend->setBorderPen(Qt::NoPen);
     p->plotLayout()->insertRow(0);
     p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), p->font()));
-    p->plotLayout()->addElement(2, 0, p->legend); // below the plot, off the bars
+    placeLegendInRow(p, 2); // below the plot, off the bars
     p->plotLayout()->setRowStretchFactor(2, 0.001);
     p->legend->setFillOrder(QCPLegend::foColumnsFirst);
     p->legend->setWrap(3);

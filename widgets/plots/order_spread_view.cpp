@@ -49,7 +49,7 @@ OrderSpreadView::OrderSpreadView(QWidget* parent)
     p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), p->font()));
     // Below the strip, not over it: the orders fill the whole width.
     p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    p->plotLayout()->addElement(2, 0, p->legend);
+    placeLegendInRow(p, 2);
     p->plotLayout()->setRowStretchFactor(2, 0.001);
     p->legend->setMargins(QMargins(0, 0, 0, 0));
     p->legend->setColumnSpacing(10);

@@ -72,8 +72,7 @@ ParetoView::ParetoView(QWidget* parent)
     p->yAxis->setLabel(tr("Time (µs)"));
     // The legend goes below the plot: a front fills the corners a legend would take.
     QCPLegend* legend = p->legend;
-    p->axisRect()->insetLayout()->take(legend);
-    p->plotLayout()->addElement(2, 0, legend);
+    placeLegendInRow(p, 2);
     p->plotLayout()->setRowStretchFactor(2, 0.001);
     p->plotLayout()->simplify();
     legend->setFillOrder(QCPLegend::foColumnsFirst);

@@ -297,6 +297,14 @@ PlotView::PlotView(QWidget* parent)
 
 PlotView::~PlotView() = default;
 
+void PlotView::placeLegendInRow(QCustomPlot* plot, int row)
+{
+    if (QCPLayoutInset* inset = plot->axisRect()->insetLayout(); inset->elements(false).contains(plot->legend))
+        inset->take(plot->legend);
+    plot->plotLayout()->addElement(row, 0, plot->legend);
+    plot->legend->setMaximumSize(QWIDGETSIZE_MAX - 1, QWIDGETSIZE_MAX);
+}
+
 void PlotView::setRun(RunSnapshotPtr run)
 {
     m_run = std::move(run);

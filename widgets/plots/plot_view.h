@@ -70,6 +70,11 @@ protected:
     /// each legend's wrap; an override that changes anything else restores it itself.
     virtual void applyStyle(const FigureStyle& style);
     void setPlot(QCustomPlot* plot) { m_plot = plot; }
+    /// Puts the legend in the plot layout at (row, 0), below or above the plot. An empty legend's size
+    /// hint is 0 wide, which would cap the layout column, and the plot in it, at its smallest width (an
+    /// empty view drawn as a narrow strip); an explicit maximum width lifts the cap, and the legend's
+    /// height still follows its entries.
+    static void placeLegendInRow(QCustomPlot* plot, int row);
 
     RunSnapshotPtr m_run;
     int m_designIndex = 0;

@@ -95,7 +95,7 @@ WaterfallView::WaterfallView(QWidget* parent)
     p->legend->setVisible(false);
     p->legend->setBorderPen(Qt::NoPen);
     p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    p->plotLayout()->addElement(1, 0, p->legend); // below the plot
+    placeLegendInRow(p, 1); // below the plot
     p->plotLayout()->setRowStretchFactor(1, 0.001);
     p->legend->setMargins(QMargins(0, 0, 0, 0));
     p->legend->setColumnSpacing(10);
