@@ -146,6 +146,7 @@ private:
     bool parseConstantBody(Op& op);
     bool parsePrettyItems(Op& op, PrettyState& state, bool inParens);
     bool parsePrettyValue(Op& op, PrettyState& state, bool inParens);
+    bool takeValue(ValueId& id, const char* what);
     bool parseKeywordValue(Op& op, PrettyState& state, std::string_view key);
     bool parseBracketSpec(Op& op, PrettyState& state);
     bool parseSignature(Signature& signature);

@@ -244,6 +244,17 @@ bool Parser::braceStartsDictionary()
     return dictionary;
 }
 
+/// A `%value` use at the current token (`what` names it in the error when the token is something else).
+bool Parser::takeValue(ValueId& id, const char* what)
+{
+    if (!is(TokenKind::PercentId))
+        return failExpected(what);
+    if (!useValue(m_tok, id))
+        return false;
+    advance();
+    return true;
+}
+
 /// A `%name` item of a pretty-printed op: an iteration argument (`%iterArg = %init`), a region argument
 /// (`%a: type`) or an operand, with its optional `init: %v` and bracketed spec.
 bool Parser::parsePrettyValue(Op& op, PrettyState& state, bool inParens)
@@ -255,11 +266,8 @@ bool Parser::parsePrettyValue(Op& op, PrettyState& state, bool inParens)
             advance();
             advance();
             ValueId init = 0;
-            if (!is(TokenKind::PercentId))
-                return failExpected("initial value '%...'");
-            if (!useValue(m_tok, init))
+            if (!takeValue(init, "initial value '%...'"))
                 return false;
-            advance();
             op.operands.push_back(init);
             state.iterArgs.push_back(EntryArgument { name.text, m_module.valueTypes[init] });
             return true;
@@ -283,11 +291,8 @@ bool Parser::parsePrettyValue(Op& op, PrettyState& state, bool inParens)
         advance();
         advance();
         ValueId init = 0;
-        if (!is(TokenKind::PercentId))
-            return failExpected("init value '%...'");
-        if (!useValue(m_tok, init))
+        if (!takeValue(init, "init value '%...'"))
             return false;
-        advance();
         state.inits.push_back(init);
     }
     if (is(TokenKind::LSquare) && !m_tok.newLine && !parseBracketSpec(op, state))

@@ -13,6 +13,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace elk::schedule {
@@ -124,6 +126,48 @@ namespace {
         return result;
     }
 
+    /// The analytic latency of `count` backward runs, options(k) for run k, on up to `threads` threads
+    /// (one scheduler each; results by index, so they do not depend on the thread count); NaN where a run
+    /// does not schedule. `options` may also take a std::vector<int>& to hold a preload order the
+    /// options point to while the run lasts. A non-empty `stage` reports progress.
+    template <typename Options>
+    std::vector<double> latenciesOf(const ScheduleProblem& problem, const Allocator& allocator, std::size_t count,
+        int threads, RunControl& control, Options&& options, std::string_view stage = {})
+    {
+        std::vector<double> latency(count, std::nan(""));
+        std::mutex mutex;
+        std::vector<std::unique_ptr<detail::BackwardScheduler>> idle;
+        std::int64_t done = 0;
+        parallelFor(
+            count, threads,
+            [&](std::size_t k) {
+                std::unique_ptr<detail::BackwardScheduler> own;
+                {
+                    const std::lock_guard lock(mutex);
+                    if (!idle.empty()) {
+                        own = std::move(idle.back());
+                        idle.pop_back();
+                    }
+                }
+                if (!own)
+                    own = std::make_unique<detail::BackwardScheduler>(problem, allocator);
+                std::vector<int> order;
+                detail::BackwardOptions mine;
+                if constexpr (std::is_invocable_v<Options&, std::size_t, std::vector<int>&>)
+                    mine = options(k, order);
+                else
+                    mine = options(k);
+                if (own->run(mine))
+                    latency[k] = own->latencyCycles();
+                const std::lock_guard lock(mutex);
+                idle.push_back(std::move(own));
+                if (!stage.empty())
+                    control.progress(++done, static_cast<std::int64_t>(count), stage);
+            },
+            [&] { return control.stopRequested(); });
+        return latency;
+    }
+
     ScheduleResult scheduleStatic(const ScheduleProblem& problem, const Allocator& allocator,
         detail::BackwardScheduler& scheduler, RunControl& control, int threads)
     {
@@ -150,9 +194,7 @@ namespace {
         // keeps its best orders, so that a caller confirms the choice on the simulator (one selection
         // rule for every design). Ties keep the earlier pair.
         constexpr std::size_t kFinalists = 3;
-        // Every (variant, size) pair's analytic latency on up to `threads` threads (one scheduler each,
-        // results by pair index so they do not depend on the thread count); NaN: some op has no entry
-        // of the chosen variant within X.
+        // Every (variant, size) pair's analytic latency; NaN: some op has no entry of the variant within X.
         struct Pair {
             bool largest = false;
             std::int64_t executeBytes = 0;
@@ -161,36 +203,14 @@ namespace {
         for (bool largest : { false, true })
             for (std::int64_t x : sizes)
                 pairs.push_back({ largest, x });
-        std::vector<double> pairLatency(pairs.size(), std::nan(""));
         const auto optionsOf = [&](const Pair& pair) {
             detail::BackwardOptions mine = options;
             mine.staticExecuteBytes = pair.executeBytes;
             mine.largestPreload = pair.largest;
             return mine;
         };
-        {
-            std::mutex mutex;
-            std::vector<std::unique_ptr<detail::BackwardScheduler>> idle;
-            parallelFor(
-                pairs.size(), threads,
-                [&](std::size_t k) {
-                    std::unique_ptr<detail::BackwardScheduler> own;
-                    {
-                        const std::lock_guard lock(mutex);
-                        if (!idle.empty()) {
-                            own = std::move(idle.back());
-                            idle.pop_back();
-                        }
-                    }
-                    if (!own)
-                        own = std::make_unique<detail::BackwardScheduler>(problem, allocator);
-                    if (own->run(optionsOf(pairs[k])))
-                        pairLatency[k] = own->latencyCycles();
-                    const std::lock_guard lock(mutex);
-                    idle.push_back(std::move(own));
-                },
-                [&] { return control.stopRequested(); });
-        }
+        const std::vector<double> pairLatency = latenciesOf(
+            problem, allocator, pairs.size(), threads, control, [&](std::size_t k) { return optionsOf(pairs[k]); });
         if (control.stopRequested())
             return failure("stopped");
         // The few analytically fastest pairs, ties to the earlier pair.
@@ -363,38 +383,17 @@ namespace {
         std::vector<std::pair<double, std::size_t>> ranked; // (latency, order index), ascending
         std::vector<Schedule> kept;
         std::optional<Schedule> identity;
-        // Every order's analytic latency, on up to `threads` threads (one scheduler each; results by
-        // order index, so they do not depend on the thread count); NaN where an order does not schedule.
+        // Every order's analytic latency; NaN where an order does not schedule.
         const std::size_t count = orders.orders.size();
-        std::vector<double> orderLatency(count, std::nan(""));
-        {
-            std::mutex mutex;
-            std::vector<std::unique_ptr<detail::BackwardScheduler>> idle;
-            std::int64_t done = 0;
-            parallelFor(
-                count, threads,
-                [&](std::size_t o) {
-                    std::unique_ptr<detail::BackwardScheduler> own;
-                    {
-                        const std::lock_guard lock(mutex);
-                        if (!idle.empty()) {
-                            own = std::move(idle.back());
-                            idle.pop_back();
-                        }
-                    }
-                    if (!own)
-                        own = std::make_unique<detail::BackwardScheduler>(problem, allocator);
-                    const std::vector<int> order = expandLayerOrder(problem, orders.orders[o]);
-                    detail::BackwardOptions mine = options;
-                    mine.preloadOrder = &order;
-                    if (own->run(mine))
-                        orderLatency[o] = own->latencyCycles();
-                    const std::lock_guard lock(mutex);
-                    idle.push_back(std::move(own));
-                    control.progress(++done, static_cast<std::int64_t>(count), "elk-full orders");
-                },
-                [&] { return control.stopRequested(); });
-        }
+        const std::vector<double> orderLatency = latenciesOf(
+            problem, allocator, count, threads, control,
+            [&](std::size_t o, std::vector<int>& order) {
+                order = expandLayerOrder(problem, orders.orders[o]);
+                detail::BackwardOptions mine = options;
+                mine.preloadOrder = &order;
+                return mine;
+            },
+            "elk-full orders");
         if (control.stopRequested())
             return failure("stopped");
         std::vector<int> order;
